@@ -1,0 +1,49 @@
+/** The standalone server's settings (DECISIONS 1), read once at the edge. */
+import { Config, Context, Effect, Option } from "effect"
+
+export interface Settings {
+  readonly port: number
+  readonly databaseUrl: Option.Option<string>
+  readonly pgliteDir: string
+  /** `memory` keeps everything in this process (tests and benchmarks); default: the SQL store. */
+  readonly store: "sql" | "memory"
+  readonly consoleToken: string
+  /** True when CONSOLE_TOKEN was not given and one was generated. */
+  readonly consoleTokenGenerated: boolean
+  readonly smsProvider: string
+  readonly chatProvider: string
+  readonly emailProvider: string
+  readonly clock: "system" | "simulated"
+  /** Webhook endpoints may be loopback or private addresses (default: while the simulators are selected). */
+  readonly webhookAllowPrivate: boolean
+}
+
+export class PlatformConfig extends Context.Tag("adapters/PlatformConfig")<PlatformConfig, Settings>() {}
+
+const randomToken = () => {
+  const bytes = new Uint8Array(24)
+  globalThis.crypto.getRandomValues(bytes)
+  return "console_" + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")
+}
+
+export const settingsFromEnv: Effect.Effect<Settings, import("effect/ConfigError").ConfigError> = Effect.gen(function*() {
+  const token = yield* Config.option(Config.string("CONSOLE_TOKEN"))
+  const smsProvider = yield* Config.withDefault(Config.string("SMS_PROVIDER"), "simulator")
+  const chatProvider = yield* Config.withDefault(Config.string("CHAT_PROVIDER"), "simulator")
+  const emailProvider = yield* Config.withDefault(Config.string("EMAIL_PROVIDER"), "simulator")
+  const clock = yield* Config.withDefault(Config.literal("system", "simulated")("CLOCK"), "system")
+  const simulators = smsProvider === "simulator"
+  return {
+    port: yield* Config.withDefault(Config.port("PORT"), 8080),
+    databaseUrl: Option.filter(yield* Config.option(Config.string("DATABASE_URL")), (s) => s.trim() !== ""),
+    pgliteDir: yield* Config.withDefault(Config.string("PGLITE_DIR"), ".data/pglite"),
+    store: yield* Config.withDefault(Config.literal("sql", "memory")("STORE"), "sql"),
+    consoleToken: Option.getOrElse(Option.filter(token, (t) => t !== ""), randomToken),
+    consoleTokenGenerated: Option.isNone(Option.filter(token, (t) => t !== "")),
+    smsProvider,
+    chatProvider,
+    emailProvider,
+    clock,
+    webhookAllowPrivate: yield* Config.withDefault(Config.boolean("WEBHOOK_ALLOW_PRIVATE"), simulators),
+  }
+})

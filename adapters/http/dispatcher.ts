@@ -1,0 +1,69 @@
+/**
+ * The one dispatcher every host shares: route table, order of checks, core use case, rendering.
+ * A host parses the request with its runtime's own server and hands over a PlainRequest.
+ */
+import { randomUUID } from "node:crypto"
+import { Cause, Effect, type ManagedRuntime } from "effect"
+import { NotFound, ProductRetired } from "../../core/errors.ts"
+import type { ApiRequest } from "../../core/pipeline/request.ts"
+import { apiError, fromExit, internalError, type PlainResponse } from "./respond.ts"
+import type { Route } from "./operation.ts"
+import { Router } from "./router.ts"
+
+export interface PlainRequest {
+  readonly method: string
+  /** Path and query as received, e.g. `/api/v1/verify/abc?application=x`. */
+  readonly url: string
+  readonly headers: (name: string) => string | undefined
+  readonly body: string
+  readonly ip: string | undefined
+}
+
+export type { PlainResponse }
+
+export type Dispatch = (req: PlainRequest) => Promise<PlainResponse>
+
+const notFound = new NotFound({})
+
+const publicRoutes: ReadonlyArray<Route<never>> = [
+  { method: "GET", path: "/healthz", handler: () => Effect.succeed({ status: 200, body: { status: "ok" } }) },
+  { method: "POST", path: "/v1/messages", handler: () => new ProductRetired({ message: "This product was retired." }) },
+]
+
+/** `/api/v1/...` is an identical alias of `/v1/...`. */
+const canonicalPath = (path: string) =>
+  path === "/api/v1" || path.startsWith("/api/v1/") ? path.slice(4) : path
+
+export const makeDispatcher = <R, ER>(
+  runtime: ManagedRuntime.ManagedRuntime<R, ER>,
+  routes: ReadonlyArray<Route<R>>,
+): Dispatch => {
+  const router = new Router<Route<R>>()
+  for (const r of [...publicRoutes, ...routes]) router.add(r.method, r.path, r as Route<R>)
+  const logDefect = (requestId: string) => (cause: Cause.Cause<unknown>) =>
+    console.error(`[${requestId}] internal_error\n${Cause.pretty(cause)}`)
+
+  return async (plain) => {
+    const requestId = randomUUID()
+    try {
+      const q = plain.url.indexOf("?")
+      const path = canonicalPath(q === -1 ? plain.url : plain.url.slice(0, q))
+      const matched = router.match(plain.method, path)
+      if (matched === undefined) return apiError(notFound, requestId)
+      const req: ApiRequest = {
+        method: plain.method,
+        path,
+        query: new URLSearchParams(q === -1 ? "" : plain.url.slice(q + 1)),
+        header: plain.headers,
+        body: plain.body,
+        ip: plain.ip,
+        requestId,
+      }
+      const exit = await runtime.runPromiseExit(matched.handler.handler(req, matched.params) as Effect.Effect<never, unknown, R>)
+      return fromExit(exit, requestId, logDefect(requestId), matched.handler.console === true)
+    } catch (e) {
+      logDefect(requestId)(Cause.die(e))
+      return internalError(requestId)
+    }
+  }
+}

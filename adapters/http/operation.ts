@@ -1,0 +1,62 @@
+/** How each kind of route runs the order of checks before its handler. */
+import { Effect } from "effect"
+import { InvalidJson, Unauthorized } from "../../core/errors.ts"
+import { type AccountPrincipal, authorize, type Guard, type KeyPrincipal } from "../../core/pipeline/authenticate.ts"
+import { withIdempotency } from "../../core/pipeline/idempotency.ts"
+import { type ApiAnswer, type ApiRequest, type Json, jsonObject } from "../../core/pipeline/request.ts"
+import { Secrets } from "../../ports/secrets.ts"
+import { PlatformConfig } from "../config.ts"
+import type { Params } from "./router.ts"
+
+export type Handler<R> = (req: ApiRequest, params: Params) => Effect.Effect<ApiAnswer, unknown, R>
+
+export interface Route<R> {
+  readonly method: string
+  readonly path: string
+  readonly handler: Handler<R>
+  /** Console routes answer errors with a `message`. */
+  readonly console?: boolean
+}
+
+/** Step 4's first check: the body is JSON (an empty body reads as `{}`). */
+export const requireJson = (req: ApiRequest): Effect.Effect<Json, InvalidJson> => {
+  const body = jsonObject(req.body)
+  return body === undefined ? Effect.fail(new InvalidJson({})) : Effect.succeed(body)
+}
+
+/** A key-authenticated operation: steps 1 to 3, idempotency for writes, then the handler. */
+export const keyOperation = <R>(
+  guard: Guard,
+  handler: (p: KeyPrincipal, req: ApiRequest, params: Params) => Effect.Effect<ApiAnswer, unknown, R>,
+): Handler<any> =>
+(req, params) =>
+  Effect.flatMap(authorize(req, guard), (p) =>
+    p._tag === "Key"
+      ? withIdempotency(req, p.credential.id, handler(p, req, params))
+      : Effect.fail(new Unauthorized({})))
+
+/** An account-API operation (account token). */
+export const accountOperation = <R>(
+  handler: (p: AccountPrincipal, req: ApiRequest, params: Params) => Effect.Effect<ApiAnswer, unknown, R>,
+): Handler<any> =>
+(req, params) =>
+  Effect.flatMap(authorize(req, { audience: "account_token" }), (p) =>
+    p._tag === "Account"
+      ? withIdempotency(req, p.credential.id, handler(p, req, params))
+      : Effect.fail(new Unauthorized({})))
+
+/** A console operation: the operator's token, no rate limit, no idempotency. */
+export const consoleOperation = <R>(
+  handler: (req: ApiRequest, params: Params) => Effect.Effect<ApiAnswer, unknown, R>,
+): Handler<R | PlatformConfig | Secrets> =>
+(req, params) =>
+  Effect.gen(function*() {
+    const config = yield* PlatformConfig
+    const secrets = yield* Secrets
+    const auth = req.header("authorization")
+    const presented = auth?.startsWith("Bearer ") ? auth.slice(7).trim() : ""
+    if (!secrets.equal(secrets.hash(presented), secrets.hash(config.consoleToken))) {
+      return yield* new Unauthorized({ message: "A valid console token is required." })
+    }
+    return yield* handler(req, params)
+  })

@@ -1,0 +1,47 @@
+/** Rendering answers and catalogue errors into plain responses. */
+import { Cause, Exit, Option } from "effect"
+import { type ApiError, errorBody, errorHeaders, HttpStatus, InternalError, isApiError } from "../../core/errors.ts"
+import type { ApiAnswer } from "../../core/pipeline/request.ts"
+
+export interface PlainResponse {
+  readonly status: number
+  readonly headers: Record<string, string>
+  readonly body: string
+}
+
+const json = (status: number, body: unknown, requestId: string, extra?: Record<string, string>): PlainResponse => ({
+  status,
+  headers: { "content-type": "application/json", "x-request-id": requestId, ...extra },
+  body: JSON.stringify(body),
+})
+
+export const answer = (a: ApiAnswer, requestId: string) => json(a.status, a.body, requestId, a.headers)
+
+export const apiError = (e: ApiError, requestId: string, withMessage = false) => {
+  const body = errorBody(e)
+  if (withMessage && body.message === undefined) body.message = defaultMessage(e._tag)
+  return json(HttpStatus[e._tag], body, requestId, errorHeaders(e))
+}
+
+const defaultMessage = (code: string) =>
+  code === "not_found"
+    ? "No such resource."
+    : code === "unauthorized"
+    ? "A valid token is required."
+    : code.replaceAll("_", " ")
+
+export const internalError = (requestId: string) => apiError(new InternalError({ request_id: requestId }), requestId)
+
+/** Turns the exit of a handler into a response; anything not in the catalogue is a 500 that leaks nothing. */
+export const fromExit = (
+  exit: Exit.Exit<ApiAnswer, unknown>,
+  requestId: string,
+  onDefect: (cause: Cause.Cause<unknown>) => void,
+  withMessage = false,
+): PlainResponse => {
+  if (Exit.isSuccess(exit)) return answer(exit.value, requestId)
+  const failure = Cause.failureOption(exit.cause)
+  if (Option.isSome(failure) && isApiError(failure.value)) return apiError(failure.value, requestId, withMessage)
+  onDefect(exit.cause)
+  return internalError(requestId)
+}

@@ -1,0 +1,57 @@
+import { Effect, Layer, Option } from "effect"
+import type { Application } from "../../core/accounts/model.ts"
+import { AccountsRepo, ApplicationsRepo } from "../../ports/store/accounts.ts"
+import { MemoryDb, setIn, violation } from "./db.ts"
+
+export const AccountsRepoMemory = Layer.effect(
+  AccountsRepo,
+  Effect.map(MemoryDb, (db) => ({
+    insert: (account) =>
+      db.write((t, record) => {
+        if (t.accounts.has(account.id)) violation(`duplicate account ${account.id}`)
+        setIn(t.accounts, account.id, account, record)
+      }),
+    get: (id) => db.read((t) => Option.fromNullable(t.accounts.get(id))),
+    count: db.read((t) => t.accounts.size),
+  })),
+)
+
+/** As the SQL adapter: the id wins, else the earliest application with that external id. */
+const findInAccount = (applications: Iterable<Application>, accountId: string, idOrExternalId: string) => {
+  let found: Application | undefined
+  for (const a of applications) {
+    if (a.accountId !== accountId || a.externalId !== idOrExternalId) continue
+    if (found === undefined || a.createdAt < found.createdAt || (a.createdAt === found.createdAt && a.id < found.id)) {
+      found = a
+    }
+  }
+  return found
+}
+
+export const ApplicationsRepoMemory = Layer.effect(
+  ApplicationsRepo,
+  Effect.map(MemoryDb, (db) => {
+    const get = (id: string) =>
+      db.read((t) => Option.fromNullable(t.applications.get(id)))
+    return {
+      insert: (application) =>
+        db.write((t, record) => {
+          if (t.applications.has(application.id)) violation(`duplicate application ${application.id}`)
+          setIn(t.applications, application.id, application, record)
+        }),
+      get,
+      getForUpdate: get,
+      findInAccount: (accountId, idOrExternalId) =>
+        db.read((t) => {
+          const byId = t.applications.get(idOrExternalId)
+          if (byId !== undefined && byId.accountId === accountId) return Option.some(byId)
+          return Option.fromNullable(findInAccount(t.applications.values(), accountId, idOrExternalId))
+        }),
+      update: (application) =>
+        db.write((t, record) => {
+          const current = t.applications.get(application.id)
+          if (current !== undefined) setIn(t.applications, application.id, { ...application, createdAt: current.createdAt }, record)
+        }),
+    }
+  }),
+)

@@ -1,0 +1,25 @@
+import { Effect, Layer } from "effect"
+import { type OutboxEvent, OutboxRepo } from "../../ports/store/outbox.ts"
+import { addTo, MemoryDb, pushTo, violation } from "./db.ts"
+
+export const OutboxRepoMemory = Layer.effect(
+  OutboxRepo,
+  Effect.map(MemoryDb, (db) => ({
+    // All or nothing, like the SQL adapter's single INSERT.
+    append: (events) =>
+      db.write((t, record) => {
+        const ids = new Set(events.map((e) => e.id))
+        if (ids.size !== events.length || events.some((e) => t.outboxIds.has(e.id))) violation("duplicate outbox event id")
+        for (const e of events) {
+          addTo(t.outboxIds, e.id, record)
+          pushTo(t.outbox, e, record)
+        }
+      }),
+    // Newest first; among equal times the last appended first.
+    listRecent: (limit) =>
+      db.read((t) => {
+        const newestFirst: Array<OutboxEvent> = t.outbox.slice().reverse()
+        return newestFirst.sort((a, b) => b.createdAt - a.createdAt).slice(0, limit)
+      }),
+  })),
+)

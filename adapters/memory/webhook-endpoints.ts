@@ -1,0 +1,21 @@
+import { Effect, Layer, Option } from "effect"
+import { WebhookEndpointsRepo } from "../../ports/store/webhook-endpoints.ts"
+import { MemoryDb, setIn } from "./db.ts"
+
+const ownerKey = (kind: string, id: string) => `${kind}\u0000${id}`
+
+export const WebhookEndpointsRepoMemory = Layer.effect(
+  WebhookEndpointsRepo,
+  Effect.map(MemoryDb, (db) => ({
+    put: (e) =>
+      db.write((t, record) =>
+        setIn(t.webhookEndpoints, ownerKey(e.owner.kind, e.owner.id), {
+          owner: { kind: e.owner.kind, id: e.owner.id },
+          url: e.url,
+          secret: e.secret,
+          events: e.events,
+        }, record)
+      ),
+    get: (owner) => db.read((t) => Option.fromNullable(t.webhookEndpoints.get(ownerKey(owner.kind, owner.id)))),
+  })),
+)

@@ -1,0 +1,100 @@
+/**
+ * The composition root: the layers a host app composes, the route table, and the runtime every host
+ * shares. `makePlatform` is what hosts and embedders call.
+ */
+import { Effect, Fiber, Layer, ManagedRuntime, Option } from "effect"
+import { Console } from "../core/console/service.ts"
+import { Verify } from "../core/verify/service.ts"
+import { SmsGatewayUnifonic } from "./sms/unifonic.ts"
+import { SmsGatewaySimulator } from "./sms/simulator.ts"
+import { simulatedClockLayer } from "./clock/simulated.ts"
+import { PlatformConfig, type Settings } from "./config.ts"
+import { consoleRoutes, simulatorRoutes } from "./http/console-routes.ts"
+import { type Dispatch, makeDispatcher } from "./http/dispatcher.ts"
+import type { Route } from "./http/operation.ts"
+import { verifyRoutes } from "./http/verify-routes.ts"
+import { webHandler } from "./http/web.ts"
+import { jobLoop, Jobs, JobsLive } from "./jobs.ts"
+import { MemoryStore } from "./memory/store.ts"
+import { MemoryPlatformSecret } from "./memory/platform-secret.ts"
+import { SecretsLive } from "./secrets/node-crypto.ts"
+import { SqlPlatformSecret } from "./sql/platform-secret.ts"
+import { PgliteStoreLive, PgStoreLive } from "./sql/store.ts"
+import { seedDemo, type Demo } from "./demo.ts"
+
+/** Which store: PostgreSQL when `DATABASE_URL` is set, else PGlite at `PGLITE_DIR`; `memory` for tests and benchmarks. */
+export const storeLayer = (settings: Settings) => {
+  if (settings.store === "memory") return Layer.merge(MemoryStore, MemoryPlatformSecret)
+  const sql = Option.match(settings.databaseUrl, {
+    onSome: (url) => PgStoreLive(url),
+    onNone: () => PgliteStoreLive(settings.pgliteDir),
+  })
+  return Layer.provideMerge(SqlPlatformSecret, sql)
+}
+
+const smsLayer = (settings: Settings) => {
+  switch (settings.smsProvider) {
+    case "simulator":
+      return SmsGatewaySimulator
+    case "unifonic":
+      return SmsGatewayUnifonic
+    default:
+      return Layer.die(new Error(`unknown SMS_PROVIDER: ${settings.smsProvider}`))
+  }
+}
+
+export const platformLayer = (settings: Settings) => {
+  const base = Layer.mergeAll(
+    Layer.succeed(PlatformConfig, settings),
+    settings.clock === "simulated" ? simulatedClockLayer(Date.now()) : Layer.empty,
+  )
+  const infra = Layer.provideMerge(SecretsLive, storeLayer(settings))
+  const withSms = Layer.provideMerge(smsLayer(settings), infra)
+  const products = Layer.provideMerge(Console.Default, Layer.provideMerge(Verify.Default, withSms))
+  return Layer.provideMerge(Layer.provideMerge(JobsLive, products), base).pipe(Layer.orDie)
+}
+
+export type PlatformServices = Layer.Layer.Success<ReturnType<typeof platformLayer>>
+
+export const routes = (settings: Settings): ReadonlyArray<Route<PlatformServices>> => [
+  ...verifyRoutes,
+  ...consoleRoutes,
+  ...simulatorRoutes(settings),
+]
+
+export interface Platform {
+  readonly dispatch: Dispatch
+  /** The web-standard handler for embedding in an existing backend. */
+  readonly fetch: (request: Request) => Promise<Response>
+  readonly runtime: ManagedRuntime.ManagedRuntime<PlatformServices, never>
+  /** Set when this start created the demo account. */
+  readonly demo: Demo | undefined
+  readonly dispose: () => Promise<void>
+}
+
+export interface PlatformOptions {
+  /** Run the background jobs loop (default true). */
+  readonly jobs?: boolean
+  /** Create the demo account on an empty store with the simulators (default true). */
+  readonly demo?: boolean
+}
+
+export const makePlatform = async (settings: Settings, options: PlatformOptions = {}): Promise<Platform> => {
+  const runtime = ManagedRuntime.make(platformLayer(settings))
+  await runtime.runPromise(Effect.void)
+  const demo = options.demo === false || settings.smsProvider !== "simulator"
+    ? undefined
+    : await runtime.runPromise(seedDemo)
+  const loop = options.jobs === false ? undefined : runtime.runFork(Effect.flatMap(Jobs, () => jobLoop()))
+  const dispatch = makeDispatcher(runtime, routes(settings))
+  return {
+    dispatch,
+    fetch: webHandler(dispatch),
+    runtime,
+    demo,
+    dispose: async () => {
+      if (loop) await runtime.runPromise(Fiber.interrupt(loop))
+      await runtime.dispose()
+    },
+  }
+}

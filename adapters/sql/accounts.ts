@@ -1,0 +1,75 @@
+import { Effect, Layer } from "effect"
+import type { Account, AccountStatus, Application, ApplicationStatus } from "../../core/accounts/model.ts"
+import type { AccountId, ApplicationId } from "../../core/shared/brands.ts"
+import { AccountsRepo, ApplicationsRepo } from "../../ports/store/accounts.ts"
+import { client, first, num, type Row } from "./rows.ts"
+
+export const accountColumns = "id, name, sandbox_only, partner, status, created_at"
+export const applicationColumns = "id, account_id, name, status, external_id, paused, created_at"
+
+/** `prefix` reads aliased columns of a join (`acc_id`, ...). */
+export const toAccount = (row: Row, prefix = ""): Account => ({
+  id: row[`${prefix}id`] as AccountId,
+  name: row[`${prefix}name`],
+  sandboxOnly: row[`${prefix}sandbox_only`],
+  partner: row[`${prefix}partner`],
+  status: row[`${prefix}status`] as AccountStatus,
+  createdAt: num(row[`${prefix}created_at`]),
+})
+
+export const toApplication = (row: Row, prefix = ""): Application => ({
+  id: row[`${prefix}id`] as ApplicationId,
+  accountId: row[`${prefix}account_id`] as AccountId,
+  name: row[`${prefix}name`],
+  status: row[`${prefix}status`] as ApplicationStatus,
+  externalId: row[`${prefix}external_id`] ?? null,
+  paused: row[`${prefix}paused`],
+  createdAt: num(row[`${prefix}created_at`]),
+})
+
+export const AccountsRepoSql = Layer.effect(
+  AccountsRepo,
+  Effect.gen(function*() {
+    const sql = yield* client
+    const columns = sql.literal(accountColumns)
+    return {
+      insert: (a) =>
+        sql`INSERT INTO accounts (id, name, sandbox_only, partner, status, created_at)
+          VALUES (${a.id}, ${a.name}, ${a.sandboxOnly}, ${a.partner}, ${a.status}, ${a.createdAt})`.pipe(Effect.asVoid, Effect.orDie),
+      get: (id) =>
+        sql`SELECT ${columns} FROM accounts WHERE id = ${id}`.pipe(
+          Effect.map((rows) => first(rows, (row) => toAccount(row))),
+          Effect.orDie,
+        ),
+      count: sql`SELECT count(*) AS n FROM accounts`.pipe(Effect.map((rows) => num(rows[0].n)), Effect.orDie),
+    }
+  }),
+)
+
+export const ApplicationsRepoSql = Layer.effect(
+  ApplicationsRepo,
+  Effect.gen(function*() {
+    const sql = yield* client
+    const columns = sql.literal(applicationColumns)
+    const one = (rows: ReadonlyArray<Row>) => first(rows, (row) => toApplication(row))
+    return {
+      insert: (a) =>
+        sql`INSERT INTO applications (id, account_id, name, status, external_id, paused, created_at)
+          VALUES (${a.id}, ${a.accountId}, ${a.name}, ${a.status}, ${a.externalId}, ${a.paused}, ${a.createdAt})`.pipe(
+          Effect.asVoid,
+          Effect.orDie,
+        ),
+      get: (id) => sql`SELECT ${columns} FROM applications WHERE id = ${id}`.pipe(Effect.map(one), Effect.orDie),
+      getForUpdate: (id) =>
+        sql`SELECT ${columns} FROM applications WHERE id = ${id} FOR UPDATE`.pipe(Effect.map(one), Effect.orDie),
+      // The id wins over another application's equal external_id; `id::text` because the input may be no uuid.
+      findInAccount: (accountId, idOrExternalId) =>
+        sql`SELECT ${columns} FROM applications
+          WHERE account_id = ${accountId} AND (id::text = ${idOrExternalId} OR external_id = ${idOrExternalId})
+          ORDER BY (id::text = ${idOrExternalId}) DESC, created_at, id LIMIT 1`.pipe(Effect.map(one), Effect.orDie),
+      update: (a) =>
+        sql`UPDATE applications SET account_id = ${a.accountId}, name = ${a.name}, status = ${a.status},
+          external_id = ${a.externalId}, paused = ${a.paused} WHERE id = ${a.id}`.pipe(Effect.asVoid, Effect.orDie),
+    }
+  }),
+)

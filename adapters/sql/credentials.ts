@@ -1,0 +1,63 @@
+import { Effect, Layer } from "effect"
+import type { Credential } from "../../core/keys/model.ts"
+import type { AccountId, ApplicationId, KeyId } from "../../core/shared/brands.ts"
+import type { KeyMode } from "../../core/shared/key-mode.ts"
+import type { Access } from "../../core/shared/scope.ts"
+import { CredentialsRepo } from "../../ports/store/credentials.ts"
+import { toAccount, toApplication } from "./accounts.ts"
+import { client, first, json, num, numOrNull, type Row, toJson } from "./rows.ts"
+
+const columns = "id, hash, account_id, application_id, kind, mode, access, app_name, expires_at, ip_allowlist, revoked_at, created_at"
+
+const toCredential = (row: Row): Credential => ({
+  id: row.id as KeyId,
+  hash: row.hash,
+  accountId: row.account_id as AccountId,
+  applicationId: (row.application_id ?? null) as ApplicationId | null,
+  kind: row.kind,
+  mode: (row.mode ?? null) as KeyMode | null,
+  access: json<Access>(row.access),
+  appName: row.app_name ?? null,
+  expiresAt: numOrNull(row.expires_at),
+  ipAllowlist: json<ReadonlyArray<string>>(row.ip_allowlist),
+  revokedAt: numOrNull(row.revoked_at),
+  createdAt: num(row.created_at),
+})
+
+/** The hot path of every request: credential, account and application in one statement. */
+const byHash = `SELECT
+    c.id, c.hash, c.account_id, c.application_id, c.kind, c.mode, c.access, c.app_name, c.expires_at,
+    c.ip_allowlist, c.revoked_at, c.created_at,
+    a.id AS acc_id, a.name AS acc_name, a.sandbox_only AS acc_sandbox_only, a.partner AS acc_partner,
+    a.status AS acc_status, a.created_at AS acc_created_at,
+    p.id AS ap_id, p.account_id AS ap_account_id, p.name AS ap_name, p.status AS ap_status,
+    p.external_id AS ap_external_id, p.paused AS ap_paused, p.created_at AS ap_created_at
+  FROM credentials c
+  JOIN accounts a ON a.id = c.account_id
+  LEFT JOIN applications p ON p.id = c.application_id
+  WHERE c.hash = $1`
+
+const toContext = (row: Row) => ({
+  credential: toCredential(row),
+  account: toAccount(row, "acc_"),
+  application: row.ap_id === null || row.ap_id === undefined ? null : toApplication(row, "ap_"),
+})
+
+export const CredentialsRepoSql = Layer.effect(
+  CredentialsRepo,
+  Effect.gen(function*() {
+    const sql = yield* client
+    return {
+      insert: (c) =>
+        sql`INSERT INTO credentials (${sql.literal(columns)}) VALUES (
+          ${c.id}, ${c.hash}, ${c.accountId}, ${c.applicationId}, ${c.kind}, ${c.mode}, ${toJson(c.access)}::jsonb,
+          ${c.appName}, ${c.expiresAt}, ${toJson(c.ipAllowlist)}::jsonb, ${c.revokedAt}, ${c.createdAt}
+        )`.pipe(Effect.asVoid, Effect.orDie),
+      findByHash: (hash) => sql.unsafe(byHash, [hash]).pipe(Effect.map((rows) => first(rows, toContext)), Effect.orDie),
+      // A second revocation keeps the first time.
+      revoke: (id, at) =>
+        sql`UPDATE credentials SET revoked_at = coalesce(revoked_at, ${at}) WHERE id = ${id}
+          RETURNING ${sql.literal(columns)}`.pipe(Effect.map((rows) => first(rows, toCredential)), Effect.orDie),
+    }
+  }),
+)

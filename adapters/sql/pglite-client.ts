@@ -1,0 +1,177 @@
+/**
+ * `@effect/sql` client for PGlite (Postgres compiled to WebAssembly, in-process).
+ *
+ * Built like `@effect/sql-pg`'s PgClient: `SqlClient.make` with the Postgres statement
+ * compiler (dialect "pg", `$n` placeholders), so `sql.insert/update/in`, `onDialect` and
+ * `@effect/sql/Migrator` behave as they do against a real server.
+ *
+ * Concurrency: PGlite is ONE connection. A semaphore with one permit guards it. A plain
+ * statement holds the permit for that statement; `withTransaction` (and `sql.reserve`)
+ * holds it for the whole transaction scope. Statements inside a transaction do not ask
+ * for the permit again: the SqlClient finds the transaction connection in the fiber's
+ * context (`TransactionConnection`) and skips the acquirer, so the owner cannot deadlock.
+ *
+ * Row values (PGlite's text-format parsers, with one override):
+ * - int2/int4/float4/float8/oid -> number; numeric -> string (as with `pg`)
+ * - int8 -> number when it is a safe integer, else bigint (`pg` would give a string)
+ * - text/varchar/bpchar/uuid -> string; bool -> boolean; json/jsonb -> parsed JSON
+ * - date/timestamp/timestamptz -> Date (as PGlite parses them); bytea -> Uint8Array
+ * Parameters are serialized by the type Postgres infers for each placeholder, so a plain
+ * object or array bound to a json/jsonb column is JSON-encoded.
+ */
+import * as Reactivity from "@effect/experimental/Reactivity"
+import { PGlite, types as PgliteTypes, type Results, type RowMode } from "@electric-sql/pglite"
+import * as Client from "@effect/sql/SqlClient"
+import type { Connection } from "@effect/sql/SqlConnection"
+import { SqlError } from "@effect/sql/SqlError"
+import { makeCompiler } from "@effect/sql-pg/PgClient"
+import { Effect, Layer, Option, type Scope, Stream } from "effect"
+
+export interface PgliteClientOptions {
+  /** `"memory://"` for an in-memory database, otherwise a directory (created if missing). */
+  readonly dataDir: string
+}
+
+type TransformRows = (<A extends object>(rows: ReadonlyArray<A>) => ReadonlyArray<A>) | undefined
+
+const INT8 = PgliteTypes.INT8
+
+/** Safe integers come back as numbers; anything larger stays exact as a bigint. */
+const parseInt8 = (value: string): number | bigint => {
+  const n = BigInt(value)
+  return n >= BigInt(Number.MIN_SAFE_INTEGER) && n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n
+}
+
+const messageOf = (cause: unknown): string =>
+  cause instanceof Error ? cause.message : String(cause)
+
+/**
+ * The error from PGlite is kept as `cause` untouched: it is a pg-protocol `DatabaseError`
+ * with `code` (SQLSTATE, e.g. "23505"), `detail`, `constraint`, `table`, `query`, `params`.
+ */
+const toSqlError = (message: string) => (cause: unknown): SqlError =>
+  new SqlError({ cause, message: `${message}: ${messageOf(cause)}` })
+
+/** Scheme-less paths and `file://` URLs live on the local filesystem. */
+const localDirectory = (dataDir: string): string | undefined => {
+  if (dataDir.startsWith("file://")) return dataDir.slice("file://".length)
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(dataDir) ? undefined : dataDir
+}
+
+/**
+ * PGlite's NodeFS creates the data directory with a NON-recursive mkdir, so nested
+ * paths whose parents are missing fail. `node:fs` is imported lazily so the module still
+ * loads where only `memory://`/`idb://` make sense (Deno and Bun provide `node:fs`).
+ */
+const ensureDirectory = (dataDir: string): Effect.Effect<void, SqlError> => {
+  const directory = localDirectory(dataDir)
+  if (directory === undefined) return Effect.void
+  return Effect.tryPromise({
+    try: async () => {
+      const fs = await import("node:fs")
+      await fs.promises.mkdir(directory, { recursive: true })
+    },
+    catch: toSqlError(`PgliteClient: cannot create data directory ${directory}`)
+  })
+}
+
+const openPglite = (dataDir: string): Effect.Effect<PGlite, SqlError, Scope.Scope> =>
+  Effect.acquireRelease(
+    Effect.tryPromise({
+      try: async () => {
+        const pg = new PGlite(dataDir, { parsers: { [INT8]: parseInt8 } })
+        await pg.waitReady
+        return pg
+      },
+      catch: toSqlError(`PgliteClient: cannot open ${dataDir}`)
+    }),
+    (pg) =>
+      pg.closed ? Effect.void : Effect.tryPromise(() => pg.close()).pipe(
+        Effect.catchAll((error) => Effect.logWarning("PgliteClient: close failed", error))
+      )
+  )
+
+/** One result set comes back as its rows; several (multi-statement SQL) as an array per statement, like `pg`. */
+const rowsOf = (results: ReadonlyArray<Results>, transformRows: TransformRows): ReadonlyArray<any> => {
+  const transform = (rows: Array<any>) => (transformRows ? transformRows(rows) : rows)
+  return results.length === 1 ? transform(results[0].rows) : results.map((result) => transform(result.rows))
+}
+
+const makeConnection = (pg: PGlite): Connection => {
+  /**
+   * Without parameters the simple-query protocol (`exec`) is used, which accepts several
+   * statements separated by `;` (migrations rely on that). With parameters the extended
+   * protocol (`query`) is required, and it accepts a single statement only.
+   *
+   * Uninterruptible because PGlite cannot cancel a running statement: the permit must not
+   * be handed to another fiber while this one is still executing.
+   */
+  const run = (
+    sql: string,
+    params: ReadonlyArray<unknown>,
+    rowMode: RowMode
+  ): Effect.Effect<ReadonlyArray<Results>, SqlError> =>
+    Effect.uninterruptible(Effect.tryPromise({
+      try: async () =>
+        params.length === 0
+          ? await pg.exec(sql, { rowMode })
+          : [await pg.query(sql, params as Array<unknown>, { rowMode })],
+      catch: toSqlError("Failed to execute statement")
+    }))
+
+  const execute = (sql: string, params: ReadonlyArray<unknown>, transformRows: TransformRows) =>
+    Effect.map(run(sql, params, "object"), (results) => rowsOf(results, transformRows))
+
+  return {
+    execute,
+    executeUnprepared: execute,
+    executeRaw: (sql, params) =>
+      Effect.map(run(sql, params, "object"), (results) => (results.length === 1 ? results[0] : results)),
+    executeValues: (sql, params) =>
+      Effect.map(run(sql, params, "array"), (results) => rowsOf(results, undefined)),
+    // PGlite materialises the whole result anyway, so there is no cursor to page through.
+    executeStream: (sql, params, transformRows) => Stream.fromIterableEffect(execute(sql, params, transformRows))
+  }
+}
+
+/**
+ * A `SqlClient` backed by one PGlite instance, closed when the scope closes.
+ * Uses the `Reactivity` service from the context when there is one, else a private one.
+ */
+export const makePgliteClient = (
+  options: PgliteClientOptions
+): Effect.Effect<Client.SqlClient, SqlError, Scope.Scope> =>
+  Effect.gen(function*() {
+    yield* ensureDirectory(options.dataDir)
+    const pg = yield* openPglite(options.dataDir)
+    const connection = makeConnection(pg)
+    const semaphore = yield* Effect.makeSemaphore(1)
+
+    // Same shape as Semaphore.withPermits, but the release is tied to the caller's scope:
+    // one statement for `acquirer`, the whole transaction for `transactionAcquirer`.
+    const acquire: Connection.Acquirer = Effect.uninterruptibleMask((restore) =>
+      restore(semaphore.take(1)).pipe(
+        Effect.zipRight(Effect.addFinalizer(() => semaphore.release(1))),
+        Effect.as(connection)
+      )
+    )
+
+    const reactivity = yield* Effect.serviceOption(Reactivity.Reactivity).pipe(
+      Effect.flatMap(Option.match({ onNone: () => Reactivity.make, onSome: Effect.succeed }))
+    )
+
+    return yield* Client.make({
+      acquirer: acquire,
+      transactionAcquirer: acquire,
+      compiler: makeCompiler(),
+      spanAttributes: [
+        ["db.system.name", "postgresql"],
+        ["db.namespace", "postgres"],
+        ["server.address", options.dataDir]
+      ]
+    }).pipe(Effect.provideService(Reactivity.Reactivity, reactivity))
+  })
+
+/** `SqlClient` layer; the PGlite instance is closed when the layer is released. */
+export const layer = (options: PgliteClientOptions): Layer.Layer<Client.SqlClient, SqlError> =>
+  Layer.scoped(Client.SqlClient, makePgliteClient(options))

@@ -1,0 +1,49 @@
+/** Shared helpers of the SQL repositories: row values, single rows, transactions. */
+import * as SqlClient from "@effect/sql/SqlClient"
+import { SqlError } from "@effect/sql/SqlError"
+import { Effect, Option } from "effect"
+
+/** A row as the driver hands it over (snake_case columns). */
+export type Row = Record<string, any>
+
+/**
+ * BIGINT and aggregate values: `pg` answers int8 and numeric as strings, PGlite as numbers (or bigint
+ * past 2^53). Every BIGINT we store (millis, halalas, counts) is a safe integer.
+ */
+export const num = (value: unknown): number => Number(value)
+
+export const numOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value))
+
+/** jsonb comes back parsed from both drivers; a string is parsed defensively (a client with no json parser). */
+export const json = <A>(value: unknown): A => (typeof value === "string" ? JSON.parse(value) : value) as A
+
+/** Binds a value for a `::jsonb` placeholder. */
+export const toJson = (value: unknown): string => JSON.stringify(value)
+
+export const first = <A>(rows: ReadonlyArray<Row>, f: (row: Row) => A): Option.Option<A> =>
+  rows.length === 0 ? Option.none() : Option.some(f(rows[0]))
+
+/** The client the repositories use: no name transforms, whatever the host configured. */
+export const client: Effect.Effect<SqlClient.SqlClient, never, SqlClient.SqlClient> = Effect.map(
+  SqlClient.SqlClient,
+  (sql) => sql.withoutTransforms(),
+)
+
+/**
+ * Runs `self` in the caller's transaction when there is one, else in its own: several statements that
+ * must commit together without paying for a savepoint when already inside a transaction.
+ */
+export const atomically = <A, E, R>(
+  sql: SqlClient.SqlClient,
+  self: Effect.Effect<A, E, R>,
+): Effect.Effect<A, E | SqlError, R> =>
+  Effect.flatMap(
+    Effect.serviceOption(SqlClient.TransactionConnection),
+    (tx) => (Option.isSome(tx) ? self : sql.withTransaction(self)),
+  )
+
+/** A transaction whose own infrastructure failures (BEGIN, SAVEPOINT) are defects, as in every repository. */
+export const transaction = (sql: SqlClient.SqlClient) => <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  sql.withTransaction(self).pipe(
+    Effect.catchIf((error): error is SqlError => error instanceof SqlError, Effect.die),
+  ) as Effect.Effect<A, E, R>

@@ -1,0 +1,52 @@
+/** The SQL store: every repository over one `SqlClient`, on PostgreSQL (`@effect/sql-pg`) or PGlite. */
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as PgClient from "@effect/sql-pg/PgClient"
+import { Layer, Redacted } from "effect"
+import type { Store } from "../../ports/store/mod.ts"
+import { AccountsRepoSql, ApplicationsRepoSql } from "./accounts.ts"
+import { CredentialsRepoSql } from "./credentials.ts"
+import { IdempotencyRepoSql, RateLimitRepoSql } from "./http.ts"
+import { JobsRepoSql } from "./jobs.ts"
+import { migrate } from "./migrate.ts"
+import { OutboxRepoSql } from "./outbox.ts"
+import * as PgliteClient from "./pglite-client.ts"
+import { SimulatedSmsRepoSql } from "./simulator.ts"
+import { TransactorSql } from "./transactor.ts"
+import { SandboxDestinationsRepoSql, VerificationsRepoSql, VerifySendsRepoSql, VerifySettingsRepoSql } from "./verify.ts"
+import { WalletRepoSql } from "./wallet.ts"
+import { WebhookEndpointsRepoSql } from "./webhook-endpoints.ts"
+
+export { migrate }
+
+export const SqlStore: Layer.Layer<Store, never, SqlClient.SqlClient> = Layer.mergeAll(
+  TransactorSql,
+  AccountsRepoSql,
+  ApplicationsRepoSql,
+  CredentialsRepoSql,
+  RateLimitRepoSql,
+  IdempotencyRepoSql,
+  WalletRepoSql,
+  VerificationsRepoSql,
+  VerifySendsRepoSql,
+  VerifySettingsRepoSql,
+  SandboxDestinationsRepoSql,
+  OutboxRepoSql,
+  WebhookEndpointsRepoSql,
+  JobsRepoSql,
+  SimulatedSmsRepoSql,
+)
+
+/** The store over a client, once the migrations have run on it. Connection failures are defects. */
+export const storeOver = <E>(
+  clientLayer: Layer.Layer<SqlClient.SqlClient, E>,
+): Layer.Layer<Store | SqlClient.SqlClient> => {
+  const migrated = Layer.effectDiscard(migrate).pipe(Layer.provideMerge(clientLayer))
+  return SqlStore.pipe(Layer.provideMerge(migrated), Layer.orDie)
+}
+
+export const PgStoreLive = (url: string): Layer.Layer<Store | SqlClient.SqlClient> =>
+  storeOver(PgClient.layer({ url: Redacted.make(url) }))
+
+/** `dataDir`: `"memory://"` or a directory. */
+export const PgliteStoreLive = (dataDir: string): Layer.Layer<Store | SqlClient.SqlClient> =>
+  storeOver(PgliteClient.layer({ dataDir }))

@@ -1,0 +1,26 @@
+import type { AccountId, ApplicationId, Millis } from "../shared/brands.ts"
+
+export type AccountStatus = "active" | "banned" | "suspended"
+
+export interface Account {
+  readonly id: AccountId
+  readonly name: string
+  readonly sandboxOnly: boolean
+  readonly partner: boolean
+  readonly status: AccountStatus
+  readonly createdAt: Millis
+}
+
+/** `pending` until approved; a partner may disable, suspend or archive its client applications. */
+export type ApplicationStatus = "pending" | "active" | "rejected" | "suspended" | "disabled" | "archived"
+
+export interface Application {
+  readonly id: ApplicationId
+  readonly accountId: AccountId
+  readonly name: string
+  readonly status: ApplicationStatus
+  readonly externalId: string | null
+  /** Set by the protection guard; lifted by the account API's unpause. */
+  readonly paused: boolean
+  readonly createdAt: Millis
+}

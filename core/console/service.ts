@@ -1,0 +1,280 @@
+/** The console's use cases (DECISIONS 2): what the dashboard does for an operator. */
+import { Clock, Effect, Either, Option, Schema } from "effect"
+import { AccountsRepo, ApplicationsRepo } from "../../ports/store/accounts.ts"
+import { CredentialsRepo } from "../../ports/store/credentials.ts"
+import { Transactor } from "../../ports/store/transactor.ts"
+import { SandboxDestinationsRepo, VerifySettingsRepo } from "../../ports/store/verify.ts"
+import { WalletRepo } from "../../ports/store/wallet.ts"
+import { Secrets } from "../../ports/secrets.ts"
+import type { Account, Application } from "../accounts/model.ts"
+import { InvalidRequest, NotFound } from "../errors.ts"
+import type { Credential } from "../keys/model.ts"
+import type { Json } from "../pipeline/request.ts"
+import type { AccountId, ApplicationId, KeyId } from "../shared/brands.ts"
+import { Uuid } from "../shared/brands.ts"
+import { FieldReader } from "../shared/fields.ts"
+import { formatIpRange, parseIpRange } from "../shared/ip.ts"
+import { generateCredential, type KeyMode } from "../shared/key-mode.ts"
+import { parseSaudiMobile } from "../shared/phone.ts"
+import { Access, ConnectedAppScopes, Scope } from "../shared/scope.ts"
+import { updateSettings } from "../verify/settings.ts"
+import { Verify } from "../verify/service.ts"
+import { readWallet } from "../wallet/read.ts"
+import { accountJson, applicationJson, newKeyJson } from "./render.ts"
+
+const isUuid = Schema.is(Uuid)
+const decodeAccess = Schema.decodeUnknownEither(Access)
+const decodeScopes = Schema.decodeUnknownEither(Schema.NonEmptyArray(Scope))
+
+const failIfRefused = (fields: FieldReader) => (fields.error ? Effect.fail(fields.error) : Effect.void)
+
+export class Console extends Effect.Service<Console>()("core/Console", {
+  effect: Effect.gen(function*() {
+    const tx = yield* Transactor
+    const accounts = yield* AccountsRepo
+    const apps = yield* ApplicationsRepo
+    const credentials = yield* CredentialsRepo
+    const settings = yield* VerifySettingsRepo
+    const sandbox = yield* SandboxDestinationsRepo
+    const wallet = yield* WalletRepo
+    const secrets = yield* Secrets
+    const verify = yield* Verify
+
+    const account = (id: string) =>
+      Effect.flatMap(isUuid(id) ? accounts.get(id as AccountId) : Effect.succeedNone, Option.match({
+        onNone: () => Effect.fail(new NotFound({})),
+        onSome: (a) => Effect.succeed(a),
+      }))
+    const application = (id: string) =>
+      Effect.flatMap(isUuid(id) ? apps.get(id as ApplicationId) : Effect.succeedNone, Option.match({
+        onNone: () => Effect.fail(new NotFound({})),
+        onSome: (a) => Effect.succeed(a),
+      }))
+
+    const createAccount = Effect.fn("Console.createAccount")(function*(body: Json) {
+      const f = new FieldReader(body)
+      const name = f.string("name", { required: true, max: 200 })
+      const sandboxOnly = f.boolean("sandbox_only", false)
+      const partner = f.boolean("partner", false)
+      yield* failIfRefused(f)
+      const created: Account = {
+        id: (yield* secrets.uuid) as AccountId,
+        name: name!,
+        sandboxOnly,
+        partner,
+        status: "active",
+        createdAt: yield* Clock.currentTimeMillis,
+      }
+      yield* accounts.insert(created)
+      return accountJson(created)
+    })
+
+    const createApplication = Effect.fn("Console.createApplication")(function*(accountId: string, body: Json) {
+      const owner = yield* account(accountId)
+      const f = new FieldReader(body)
+      const name = f.string("name", { required: true, max: 200 })
+      const approved = f.boolean("approved", false)
+      const externalId = f.string("external_id", { max: 200 })
+      yield* failIfRefused(f)
+      const created: Application = {
+        id: (yield* secrets.uuid) as ApplicationId,
+        accountId: owner.id,
+        name: name!,
+        status: approved ? "active" : "pending",
+        externalId: externalId ?? null,
+        paused: false,
+        createdAt: yield* Clock.currentTimeMillis,
+      }
+      yield* apps.insert(created)
+      return applicationJson(created)
+    })
+
+    const approve = Effect.fn("Console.approve")(function*(applicationId: string) {
+      const app = yield* application(applicationId)
+      const approved: Application = { ...app, status: "active" }
+      yield* apps.update(approved)
+      return applicationJson(approved)
+    })
+
+    /** Reads `expires_at` and `ip_allowlist`, shared by every kind of key. */
+    const keyLimits = (f: FieldReader) => {
+      const expires = f.string("expires_at")
+      let expiresAt: number | null = null
+      if (expires !== undefined) {
+        const ms = Date.parse(expires)
+        if (Number.isNaN(ms) || !/^\d{4}-\d{2}-\d{2}T/.test(expires)) f.refuse("expires_at", "must be an ISO 8601 date-time")
+        else expiresAt = ms
+      }
+      const list = f.stringArray("ip_allowlist") ?? []
+      const ipAllowlist: Array<string> = []
+      for (const entry of list) {
+        const range = parseIpRange(entry)
+        if (Option.isNone(range)) f.refuse("ip_allowlist", `not an IP address or CIDR range: ${entry}`)
+        else ipAllowlist.push(formatIpRange(range.value))
+      }
+      return { expiresAt, ipAllowlist }
+    }
+
+    const issue = (
+      shape: Omit<Credential, "id" | "hash" | "createdAt" | "revokedAt">,
+    ) =>
+      Effect.gen(function*() {
+        const secret = generateCredential(shape.kind === "account_token" ? "account_token" : shape.mode!, yield* secrets.randomBytes(24))
+        const credential: Credential = {
+          ...shape,
+          id: (yield* secrets.uuid) as KeyId,
+          hash: secrets.hash(secret),
+          revokedAt: null,
+          createdAt: yield* Clock.currentTimeMillis,
+        }
+        yield* credentials.insert(credential)
+        return { credential, secret }
+      })
+
+    const readAccess = (f: FieldReader) => {
+      const raw = f.body.access ?? "full"
+      const access = decodeAccess(raw)
+      if (Either.isLeft(access)) return f.refuse("access", "must be \"full\", \"check\" or a non-empty array of scopes")
+      if (Array.isArray(access.right) && access.right.some((s) => ConnectedAppScopes.includes(s))) {
+        return f.refuse("access", `${ConnectedAppScopes.join(", ")} are held only by connected-app keys`)
+      }
+      return access.right
+    }
+
+    const createKey = Effect.fn("Console.createKey")(function*(applicationId: string, body: Json) {
+      const app = yield* application(applicationId)
+      const f = new FieldReader(body)
+      const mode = f.string("mode", { required: true })
+      if (mode !== undefined && mode !== "live" && mode !== "test") f.refuse("mode", "must be \"live\" or \"test\"")
+      const access = readAccess(f)
+      const limits = keyLimits(f)
+      yield* failIfRefused(f)
+      const { credential, secret } = yield* issue({
+        accountId: app.accountId,
+        applicationId: app.id,
+        kind: "key",
+        mode: mode as KeyMode,
+        access: access!,
+        appName: null,
+        ...limits,
+      })
+      return newKeyJson(credential, secret)
+    })
+
+    const createPartnerKey = Effect.fn("Console.createPartnerKey")(function*(accountId: string, body: Json) {
+      const owner = yield* account(accountId)
+      const f = new FieldReader(body)
+      const mode = f.string("mode", { required: true })
+      if (mode !== undefined && mode !== "partner" && mode !== "partner_test") {
+        f.refuse("mode", "must be \"partner\" or \"partner_test\"")
+      }
+      if (!owner.partner) f.refuse("mode", "partner keys need a partner account")
+      if (body.access !== undefined && body.access !== "full") f.refuse("access", "partner keys always have full access")
+      const limits = keyLimits(f)
+      yield* failIfRefused(f)
+      const { credential, secret } = yield* issue({
+        accountId: owner.id,
+        applicationId: null,
+        kind: "key",
+        mode: mode as KeyMode,
+        access: "full",
+        appName: null,
+        ...limits,
+      })
+      return newKeyJson(credential, secret)
+    })
+
+    const createConnectedAppKey = Effect.fn("Console.createConnectedAppKey")(function*(applicationId: string, body: Json) {
+      const app = yield* application(applicationId)
+      const f = new FieldReader(body)
+      const appName = f.string("app_name", { required: true, max: 200 })
+      const scopes = decodeScopes(body.scopes)
+      if (Either.isLeft(scopes)) f.refuse("scopes", "must be a non-empty array of scopes")
+      const limits = keyLimits(f)
+      yield* failIfRefused(f)
+      const { credential, secret } = yield* issue({
+        accountId: app.accountId,
+        applicationId: app.id,
+        kind: "key",
+        mode: "live",
+        access: Either.getOrThrow(scopes),
+        appName: appName!,
+        ...limits,
+      })
+      return newKeyJson(credential, secret)
+    })
+
+    const createAccountToken = Effect.fn("Console.createAccountToken")(function*(accountId: string) {
+      const owner = yield* account(accountId)
+      const { credential, secret } = yield* issue({
+        accountId: owner.id,
+        applicationId: null,
+        kind: "account_token",
+        mode: null,
+        access: "full",
+        appName: null,
+        expiresAt: null,
+        ipAllowlist: [],
+      })
+      return { id: credential.id, token: secret }
+    })
+
+    const revokeKey = Effect.fn("Console.revokeKey")(function*(keyId: string) {
+      if (!isUuid(keyId)) return yield* new NotFound({})
+      const revoked = yield* credentials.revoke(keyId as KeyId, yield* Clock.currentTimeMillis)
+      if (Option.isNone(revoked)) return yield* new NotFound({})
+      return { id: revoked.value.id, revoked: true }
+    })
+
+    const putVerifySettings = Effect.fn("Console.putVerifySettings")(function*(applicationId: string, body: Json) {
+      const app = yield* application(applicationId)
+      return yield* tx.withTransaction(Effect.gen(function*() {
+        const next = yield* updateSettings(yield* verify.settingsOf(app), body)
+        yield* settings.put(app.id, next)
+        return next
+      }))
+    })
+
+    const addSandboxDestination = Effect.fn("Console.addSandboxDestination")(function*(accountId: string, body: Json) {
+      const owner = yield* account(accountId)
+      const to = typeof body.to === "string" ? parseSaudiMobile(body.to) : Option.none()
+      if (Option.isNone(to)) {
+        return yield* new InvalidRequest({ message: "`to` must be a Saudi mobile number.", fields: { to: "invalid" } })
+      }
+      yield* sandbox.add(owner.id, to.value)
+      return { to: to.value }
+    })
+
+    const creditWallet = Effect.fn("Console.creditWallet")(function*(accountId: string, body: Json) {
+      const owner = yield* account(accountId)
+      const f = new FieldReader(body)
+      const amount = f.integer("amount_halalas", { required: true, min: 1, max: 100_000_000_00 })
+      yield* failIfRefused(f)
+      yield* wallet.add({
+        accountId: owner.id,
+        kind: "credit",
+        amountHalalas: amount!,
+        product: null,
+        reference: "console",
+        at: yield* Clock.currentTimeMillis,
+      })
+      return yield* readWallet(owner.id)
+    })
+
+    return {
+      account,
+      application,
+      createAccount,
+      createApplication,
+      approve,
+      createKey,
+      createPartnerKey,
+      createConnectedAppKey,
+      createAccountToken,
+      revokeKey,
+      putVerifySettings,
+      addSandboxDestination,
+      creditWallet,
+    } as const
+  }),
+}) {}

@@ -1,0 +1,53 @@
+/** Every price, limit and default of the platform: the one place each number is written. */
+
+export const Prices = {
+  /** SAR 0.09 for each SMS code sent by Verify start or resend, live and partner keys. */
+  verifySmsHalalas: 9,
+} as const
+
+export const RateLimit = {
+  /** Per presented credential, fixed window, counted before authentication. */
+  requests: 120,
+  windowMs: 60_000,
+} as const
+
+export const Idempotency = {
+  maxKeyLength: 128,
+  ttlMs: 24 * 60 * 60_000,
+} as const
+
+export const VerifyLimits = {
+  resends: 3,
+  sandboxLifetimeStarts: 10,
+  codeLength: { min: 4, max: 8, default: 6 },
+  codeLifetimeMinutes: { min: 1, max: 15, default: 10 },
+  maxAttempts: { min: 1, max: 5, default: 3 },
+  hourlyCapPerDestination: { min: 1, max: 10_000, default: 5 },
+  maxPerIpPerHour: { min: 1, max: 100_000, default: 20 },
+  /** Rolling caps look back this far on the platform clock. */
+  capWindowMs: 60 * 60_000,
+  /** The expiry sweep runs this often and picks codes at least `sweepGraceMs` past expiry. */
+  sweepIntervalMs: 10 * 60_000,
+  sweepGraceMs: 5 * 60_000,
+} as const
+
+export const GuardDefaults = {
+  enabled: true,
+  /** Pause when, in a rolling hour, at least `minSends` codes went out and under `minVerifiedPercent` were verified. */
+  minSends: 100,
+  minVerifiedPercent: 10,
+  windowMs: 60 * 60_000,
+} as const
+
+export const Webhooks = {
+  /** A 2xx within this long is a success. */
+  timeoutMs: 5_000,
+  /** Delays before each retry after a failed attempt; then the delivery is given up. */
+  retryDelaysMs: [5_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_000, 10 * 3_600_000, 10 * 3_600_000],
+} as const
+
+export const Wallet = {
+  lowBalanceAlertHalalas: 5_000,
+} as const
+
+export const Lists = { defaultLimit: 20, maxLimit: 100 } as const

@@ -1,0 +1,61 @@
+/**
+ * `Idempotency-Key` on key- and token-authenticated writes (DECISIONS 4): scoped to the presented
+ * credential, kept 24 hours; same request replays the stored 2xx with `Idempotent-Replayed: true`;
+ * another request under the key is `idempotency_key_reused`; a key still running is
+ * `idempotency_in_progress`; any non-2xx answer frees the key.
+ */
+import { Clock, Effect, Either, Exit } from "effect"
+import { IdempotencyRepo } from "../../ports/store/http.ts"
+import { Secrets } from "../../ports/secrets.ts"
+import { IdempotencyInProgress, IdempotencyKeyReused, InvalidRequest } from "../errors.ts"
+import { Idempotency } from "../limits.ts"
+import { parseIdempotencyKey } from "../shared/idempotency-key.ts"
+import type { ApiAnswer, ApiRequest } from "./request.ts"
+
+const writes = new Set(["POST", "PUT", "PATCH", "DELETE"])
+
+const is2xx = (status: number) => status >= 200 && status < 300
+
+export const withIdempotency = <E, R>(
+  req: ApiRequest,
+  scope: string,
+  run: Effect.Effect<ApiAnswer, E, R>,
+) =>
+  Effect.gen(function*() {
+    const raw = req.header("idempotency-key")
+    if (raw === undefined || !writes.has(req.method)) return yield* run
+    const parsed = parseIdempotencyKey(raw)
+    if (Either.isLeft(parsed)) {
+      return yield* new InvalidRequest({
+        message: "Idempotency-Key must be 1 to 128 printable ASCII characters.",
+        fields: { "Idempotency-Key": parsed.left },
+      })
+    }
+    const key = parsed.right
+    const secrets = yield* Secrets
+    const repo = yield* IdempotencyRepo
+    const now = yield* Clock.currentTimeMillis
+    const search = req.query.toString()
+    const fingerprint = `${req.method} ${req.path}${search ? `?${search}` : ""} ${secrets.hash(req.body)}`
+    const claim = yield* repo.claim({ scope, key, fingerprint, now, expiresAt: now + Idempotency.ttlMs })
+    switch (claim._tag) {
+      case "Replay":
+        return {
+          status: claim.answer.status,
+          body: JSON.parse(claim.answer.body) as unknown,
+          headers: { "idempotent-replayed": "true" },
+        } satisfies ApiAnswer
+      case "InProgress":
+        return yield* new IdempotencyInProgress({})
+      case "Reused":
+        return yield* new IdempotencyKeyReused({})
+      case "Claimed":
+        return yield* run.pipe(
+          Effect.onExit((exit) =>
+            Exit.isSuccess(exit) && is2xx(exit.value.status)
+              ? repo.complete(scope, key, { status: exit.value.status, body: JSON.stringify(exit.value.body) })
+              : repo.release(scope, key)
+          ),
+        )
+    }
+  })

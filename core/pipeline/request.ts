@@ -1,0 +1,50 @@
+/** The plain request every host hands to the dispatcher, and the answer it writes back. */
+import type { Millis } from "../shared/brands.ts"
+
+export interface ApiRequest {
+  readonly method: string
+  /** Path without the `/api` alias prefix, e.g. `/v1/verify/start`. */
+  readonly path: string
+  readonly query: URLSearchParams
+  /** Lower-case header names. */
+  readonly header: (name: string) => string | undefined
+  /** The raw body text ("" when none). */
+  readonly body: string
+  /** The caller's address as the socket reports it. */
+  readonly ip: string | undefined
+  readonly requestId: string
+}
+
+export interface ApiAnswer {
+  readonly status: number
+  readonly body: unknown
+  readonly headers?: Record<string, string>
+}
+
+export const ok = (body: unknown, status = 200): ApiAnswer => ({ status, body })
+
+/** The presented credential: `Authorization: Bearer …` or `x-api-key`. */
+export const presentedCredential = (req: ApiRequest): string | undefined => {
+  const auth = req.header("authorization")
+  if (auth !== undefined) {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(auth)
+    if (m) return m[1]
+  }
+  const key = req.header("x-api-key")
+  return key === undefined || key.trim() === "" ? undefined : key.trim()
+}
+
+export type Json = Record<string, unknown>
+
+/** Parses the body as a JSON object; `undefined` when it is not one. An empty body is `{}`. */
+export const jsonObject = (body: string): Json | undefined => {
+  if (body.trim() === "") return {}
+  try {
+    const v: unknown = JSON.parse(body)
+    return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Json) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+export type { Millis }

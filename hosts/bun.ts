@@ -1,0 +1,23 @@
+/** The Bun host: Bun.serve over the web handler. */
+import { banner, boot, hostname } from "./start.ts"
+
+declare const Bun: any
+
+const started = await boot()
+const { fetch } = started.platform
+
+const server = Bun.serve({
+  port: started.settings.port,
+  hostname: hostname(),
+  fetch: (request: Request, srv: { requestIP: (r: Request) => { address: string } | null }) =>
+    fetch(request, srv.requestIP(request)?.address),
+})
+for (const line of banner(started, server.port)) console.log(line)
+
+const stop = async () => {
+  await server.stop()
+  await started.platform.dispose()
+  process.exit(0)
+}
+process.on("SIGINT", stop)
+process.on("SIGTERM", stop)

@@ -1,0 +1,19 @@
+import { Context, type Effect, type Option } from "effect"
+import type { Account, Application } from "../../core/accounts/model.ts"
+import type { AccountId, ApplicationId } from "../../core/shared/brands.ts"
+
+export class AccountsRepo extends Context.Tag("ports/AccountsRepo")<AccountsRepo, {
+  readonly insert: (account: Account) => Effect.Effect<void>
+  readonly get: (id: AccountId) => Effect.Effect<Option.Option<Account>>
+  readonly count: Effect.Effect<number>
+}>() {}
+
+export class ApplicationsRepo extends Context.Tag("ports/ApplicationsRepo")<ApplicationsRepo, {
+  readonly insert: (application: Application) => Effect.Effect<void>
+  readonly get: (id: ApplicationId) => Effect.Effect<Option.Option<Application>>
+  /** Takes the application's row lock until the transaction ends (serializes sends of one application). */
+  readonly getForUpdate: (id: ApplicationId) => Effect.Effect<Option.Option<Application>>
+  /** A partner's client application, named by its id or its `external_id`. */
+  readonly findInAccount: (accountId: AccountId, idOrExternalId: string) => Effect.Effect<Option.Option<Application>>
+  readonly update: (application: Application) => Effect.Effect<void>
+}>() {}

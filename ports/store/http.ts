@@ -1,0 +1,39 @@
+import { Context, type Effect } from "effect"
+import type { Millis } from "../../core/shared/brands.ts"
+
+export class RateLimitRepo extends Context.Tag("ports/RateLimitRepo")<RateLimitRepo, {
+  /** Counts one request in the credential's window starting at `windowStart`; answers the count so far. */
+  readonly hit: (credentialHash: string, windowStart: Millis) => Effect.Effect<number>
+  /** Drops windows that ended before `before`. */
+  readonly prune: (before: Millis) => Effect.Effect<void>
+}>() {}
+
+export interface StoredAnswer {
+  readonly status: number
+  readonly body: string
+}
+
+export type IdempotencyClaim =
+  | { readonly _tag: "Claimed" }
+  | { readonly _tag: "Replay"; readonly answer: StoredAnswer }
+  | { readonly _tag: "InProgress" }
+  | { readonly _tag: "Reused" }
+
+export interface IdempotencyRequest {
+  /** The presented credential's hash: keys are scoped to it. */
+  readonly scope: string
+  readonly key: string
+  /** method + path + hash of the body bytes. */
+  readonly fingerprint: string
+  readonly now: Millis
+  readonly expiresAt: Millis
+}
+
+export class IdempotencyRepo extends Context.Tag("ports/IdempotencyRepo")<IdempotencyRepo, {
+  /** Atomically claims the key, or tells why not. An expired record counts as absent. */
+  readonly claim: (request: IdempotencyRequest) => Effect.Effect<IdempotencyClaim>
+  readonly complete: (scope: string, key: string, answer: StoredAnswer) => Effect.Effect<void>
+  /** Frees the key (any non-2xx answer). */
+  readonly release: (scope: string, key: string) => Effect.Effect<void>
+  readonly prune: (before: Millis) => Effect.Effect<void>
+}>() {}

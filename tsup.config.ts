@@ -1,0 +1,14 @@
+import { defineConfig } from "tsup"
+
+export default defineConfig({
+  entry: { "mod": "mod.ts", "hosts/node": "hosts/node.ts" },
+  format: ["esm"],
+  target: "node20",
+  platform: "node",
+  sourcemap: true,
+  clean: true,
+  dts: false,
+  splitting: true,
+  // Dependencies stay external: they are installed beside the package.
+  skipNodeModulesBundle: true,
+})

@@ -14,8 +14,8 @@ export const num = (value: unknown): number => Number(value)
 
 export const numOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value))
 
-/** jsonb comes back parsed from both drivers; a string is parsed defensively (a client with no json parser). */
-export const json = <A>(value: unknown): A => (typeof value === "string" ? JSON.parse(value) : value) as A
+/** jsonb comes back parsed from both drivers (a jsonb string, like the access level "full", is a JS string). */
+export const json = <A>(value: unknown): A => value as A
 
 /** Binds a value for a `::jsonb` placeholder. */
 export const toJson = (value: unknown): string => JSON.stringify(value)

@@ -2,7 +2,7 @@
 import type { Vitest } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as PgClient from "@effect/sql-pg/PgClient"
-import { Cause, Context, Effect, Exit, Layer, Redacted } from "effect"
+import { Cause, Context, Effect, Exit, Layer, Redacted, type Scope } from "effect"
 import type { Account, Application } from "../../core/accounts/model.ts"
 import type { Credential } from "../../core/keys/model.ts"
 import type {
@@ -102,16 +102,20 @@ export const withSearchPath = (url: string, schema: string): string => {
 }
 
 /**
- * A layer over a schema of its own on the PostgreSQL at `url`: created when the layer is built,
- * dropped when it is released, so repeated runs start clean.
+ * A schema of its own on the PostgreSQL at `url`, dropped when the scope closes, so repeated runs start
+ * clean; answers the url whose `search_path` is that schema.
  */
-export const freshSchema = <A, E>(url: string, use: (schemaUrl: string) => Layer.Layer<A, E>): Layer.Layer<A, E> =>
-  Layer.unwrapScoped(Effect.gen(function*() {
+export const freshSchemaUrl = (url: string): Effect.Effect<string, never, Scope.Scope> =>
+  Effect.gen(function*() {
     const admin = Context.get(yield* Layer.build(PgClient.layer({ url: Redacted.make(url) })), SqlClient.SqlClient)
     const schema = `t_${uuid().replaceAll("-", "").slice(0, 16)}`
     yield* admin.unsafe(`CREATE SCHEMA ${schema}`)
     yield* Effect.addFinalizer(() => Effect.ignore(admin.unsafe(`DROP SCHEMA ${schema} CASCADE`)))
-    return use(withSearchPath(url, schema))
-  }).pipe(Effect.orDie))
+    return withSearchPath(url, schema)
+  }).pipe(Effect.orDie)
+
+/** A layer over a fresh schema (see `freshSchemaUrl`). */
+export const freshSchema = <A, E>(url: string, use: (schemaUrl: string) => Layer.Layer<A, E>): Layer.Layer<A, E> =>
+  Layer.unwrapScoped(Effect.map(freshSchemaUrl(url), use))
 
 export const isDefect = (exit: Exit.Exit<unknown, unknown>): boolean => Exit.isFailure(exit) && Cause.isDie(exit.cause)

@@ -1,0 +1,98 @@
+/**
+ * Test harness: the whole platform in this process behind a real node:http socket.
+ * Defaults: memory store, simulators, simulated clock, no background loop, the demo account.
+ */
+import { Effect } from "effect"
+import { type Settings, settingsFromEnv } from "../../adapters/config.ts"
+import { makePlatform, type Platform, type PlatformOptions } from "../../adapters/platform.ts"
+import { close, listen, nodeServer } from "../../hosts/node-server.ts"
+
+export interface TestServer {
+  readonly baseUrl: string
+  readonly consoleToken: string
+  readonly platform: Platform
+  readonly settings: Settings
+  /** fetch against the server; `key` goes into `Authorization: Bearer`. */
+  readonly call: (
+    method: string,
+    path: string,
+    opts?: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> },
+  ) => Promise<{ status: number; headers: Headers; body: any }>
+  /** A console call with the console token; answers `data` on 2xx and throws otherwise. */
+  readonly console: (method: string, path: string, body?: unknown) => Promise<any>
+  readonly close: () => Promise<void>
+}
+
+export const startServer = async (
+  overrides: Partial<Settings> = {},
+  options: PlatformOptions = { jobs: false },
+): Promise<TestServer> => {
+  const base = await Effect.runPromise(settingsFromEnv)
+  const settings: Settings = {
+    ...base,
+    store: "memory",
+    clock: "simulated",
+    smsProvider: "simulator",
+    consoleToken: "console-test-token",
+    consoleTokenGenerated: false,
+    ...overrides,
+  }
+  const platform = await makePlatform(settings, options)
+  const server = nodeServer(platform.dispatch)
+  const port = await listen(server, 0, "127.0.0.1")
+  const baseUrl = `http://127.0.0.1:${port}`
+  const call: TestServer["call"] = async (method, path, opts = {}) => {
+    const headers: Record<string, string> = { ...opts.headers }
+    if (opts.key !== undefined) headers.authorization = `Bearer ${opts.key}`
+    const body = opts.rawBody ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body))
+    if (body !== undefined) headers["content-type"] ??= "application/json"
+    const res = await fetch(baseUrl + path, { method, headers, body })
+    const text = await res.text()
+    let parsed: unknown = text
+    try {
+      parsed = JSON.parse(text)
+    } catch { /* not JSON */ }
+    return { status: res.status, headers: res.headers, body: parsed }
+  }
+  const consoleCall: TestServer["console"] = async (method, path, body) => {
+    const res = await call(method, `/console/v1${path}`, { key: settings.consoleToken, body: body ?? {} })
+    if (res.status >= 300) throw new Error(`console ${method} ${path} -> ${res.status} ${JSON.stringify(res.body)}`)
+    return res.body.data
+  }
+  return {
+    baseUrl,
+    consoleToken: settings.consoleToken,
+    platform,
+    settings,
+    call,
+    console: consoleCall,
+    close: async () => {
+      await close(server)
+      await platform.dispose()
+    },
+  }
+}
+
+/** Creates an approved application with a funded wallet and a key, through the console. */
+export const setupApplication = async (
+  s: TestServer,
+  opts: { balance?: number; mode?: "live" | "test"; access?: unknown; sandboxOnly?: boolean; approved?: boolean } = {},
+) => {
+  const account = await s.console("POST", "/accounts", { name: "Merchant", sandbox_only: opts.sandboxOnly ?? false })
+  const app = await s.console("POST", `/accounts/${account.id}/applications`, { name: "Shop", approved: opts.approved ?? true })
+  if ((opts.balance ?? 10_000) > 0) {
+    await s.console("POST", `/accounts/${account.id}/wallet/credit`, { amount_halalas: opts.balance ?? 10_000 })
+  }
+  const key = await s.console("POST", `/applications/${app.id}/keys`, {
+    mode: opts.mode ?? "live",
+    ...(opts.access === undefined ? {} : { access: opts.access }),
+  })
+  return { account, app, key: key.key as string, keyId: key.id as string }
+}
+
+/** The latest code the SMS simulator sent to `to`. */
+export const latestCode = async (s: TestServer, to: string): Promise<string> => {
+  const res = await s.call("GET", `/console/v1/simulator/sms?to=${encodeURIComponent(to)}`, { key: s.consoleToken })
+  const text: string = res.body.data[0].text
+  return /\b\d{4,8}\b/.exec(text)![0]
+}

@@ -31,8 +31,7 @@ const findInAccount = (applications: Iterable<Application>, accountId: string, i
 export const ApplicationsRepoMemory = Layer.effect(
   ApplicationsRepo,
   Effect.map(MemoryDb, (db) => {
-    const get = (id: string) =>
-      db.read((t) => Option.fromNullable(t.applications.get(id)))
+    const get = (id: string) => db.read((t) => Option.fromNullable(t.applications.get(id)))
     return {
       insert: (application) =>
         db.write((t, record) => {
@@ -50,7 +49,9 @@ export const ApplicationsRepoMemory = Layer.effect(
       update: (application) =>
         db.write((t, record) => {
           const current = t.applications.get(application.id)
-          if (current !== undefined) setIn(t.applications, application.id, { ...application, createdAt: current.createdAt }, record)
+          if (current !== undefined) {
+            setIn(t.applications, application.id, { ...application, createdAt: current.createdAt }, record)
+          }
         }),
     }
   }),

@@ -37,7 +37,13 @@ export const IdempotencyRepoMemory = Layer.effect(
         const key = idempotencyKey(r.scope, r.key)
         const existing = t.idempotency.get(key)
         if (existing === undefined || existing.expiresAt <= r.now) {
-          const fresh = { fingerprint: r.fingerprint, state: "in_progress", status: null, body: null, expiresAt: r.expiresAt } as const
+          const fresh = {
+            fingerprint: r.fingerprint,
+            state: "in_progress",
+            status: null,
+            body: null,
+            expiresAt: r.expiresAt,
+          } as const
           setIn(t.idempotency, key, fresh, record)
           return claimed
         }

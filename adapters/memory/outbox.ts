@@ -9,7 +9,9 @@ export const OutboxRepoMemory = Layer.effect(
     append: (events) =>
       db.write((t, record) => {
         const ids = new Set(events.map((e) => e.id))
-        if (ids.size !== events.length || events.some((e) => t.outboxIds.has(e.id))) violation("duplicate outbox event id")
+        if (ids.size !== events.length || events.some((e) => t.outboxIds.has(e.id))) {
+          violation("duplicate outbox event id")
+        }
         for (const e of events) {
           addTo(t.outboxIds, e.id, record)
           pushTo(t.outbox, e, record)

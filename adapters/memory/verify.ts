@@ -59,10 +59,14 @@ export const VerifySendsRepoMemory = Layer.effect(
     delete: (verificationId, sentAt) =>
       db.write((t, record) => {
         const applicationId = t.verifications.get(verificationId)?.applicationId
-        const lists = applicationId === undefined ? t.sendsByApplication.values() : [t.sendsByApplication.get(applicationId) ?? []]
+        const lists = applicationId === undefined
+          ? t.sendsByApplication.values()
+          : [t.sendsByApplication.get(applicationId) ?? []]
         for (const sends of lists) {
           for (let i = sends.length - 1; i >= 0; i--) {
-            if (sends[i].verificationId === verificationId && sends[i].sentAt === sentAt) return removeAt(sends, i, record)
+            if (sends[i].verificationId === verificationId && sends[i].sentAt === sentAt) {
+              return removeAt(sends, i, record)
+            }
           }
         }
       }),
@@ -79,7 +83,8 @@ export const VerifySendsRepoMemory = Layer.effect(
     guardStats: (applicationId, since) =>
       db.read((t) => ({
         sends: countSends(t, applicationId, since, () => true),
-        verified: countSends(t, applicationId, since, (s) => t.verifications.get(s.verificationId)?.status === "verified"),
+        verified: countSends(t, applicationId, since, (s) =>
+          t.verifications.get(s.verificationId)?.status === "verified"),
       })),
   })),
 )
@@ -97,7 +102,8 @@ const destinationKey = (accountId: string, to: string) => `${accountId}\u0000${t
 export const SandboxDestinationsRepoMemory = Layer.effect(
   SandboxDestinationsRepo,
   Effect.map(MemoryDb, (db) => ({
-    add: (accountId, to) => db.write((t, record) => addTo(t.sandboxDestinations, destinationKey(accountId, to), record)),
+    add: (accountId, to) =>
+      db.write((t, record) => addTo(t.sandboxDestinations, destinationKey(accountId, to), record)),
     has: (accountId, to) => db.read((t) => t.sandboxDestinations.has(destinationKey(accountId, to))),
   })),
 )

@@ -29,13 +29,16 @@ export const toApplication = (row: Row, prefix = ""): Application => ({
 
 export const AccountsRepoSql = Layer.effect(
   AccountsRepo,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* client
     const columns = sql.literal(accountColumns)
     return {
       insert: (a) =>
         sql`INSERT INTO accounts (id, name, sandbox_only, partner, status, created_at)
-          VALUES (${a.id}, ${a.name}, ${a.sandboxOnly}, ${a.partner}, ${a.status}, ${a.createdAt})`.pipe(Effect.asVoid, Effect.orDie),
+          VALUES (${a.id}, ${a.name}, ${a.sandboxOnly}, ${a.partner}, ${a.status}, ${a.createdAt})`.pipe(
+          Effect.asVoid,
+          Effect.orDie,
+        ),
       get: (id) =>
         sql`SELECT ${columns} FROM accounts WHERE id = ${id}`.pipe(
           Effect.map((rows) => first(rows, (row) => toAccount(row))),
@@ -48,7 +51,7 @@ export const AccountsRepoSql = Layer.effect(
 
 export const ApplicationsRepoSql = Layer.effect(
   ApplicationsRepo,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* client
     const columns = sql.literal(applicationColumns)
     const one = (rows: ReadonlyArray<Row>) => first(rows, (row) => toApplication(row))

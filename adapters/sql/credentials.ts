@@ -7,7 +7,8 @@ import { CredentialsRepo } from "../../ports/store/credentials.ts"
 import { toAccount, toApplication } from "./accounts.ts"
 import { client, first, json, num, numOrNull, type Row, toJson } from "./rows.ts"
 
-const columns = "id, hash, account_id, application_id, kind, mode, access, app_name, expires_at, ip_allowlist, revoked_at, created_at"
+const columns =
+  "id, hash, account_id, application_id, kind, mode, access, app_name, expires_at, ip_allowlist, revoked_at, created_at"
 
 const toCredential = (row: Row): Credential => ({
   id: row.id as KeyId,
@@ -45,7 +46,7 @@ const toContext = (row: Row) => ({
 
 export const CredentialsRepoSql = Layer.effect(
   CredentialsRepo,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* client
     return {
       insert: (c) =>

@@ -1,11 +1,16 @@
 /** What the HTTP edge keeps in the store: rate-limit windows and idempotency records. */
 import { Effect, Layer, Option } from "effect"
-import { type IdempotencyClaim, IdempotencyRepo, type IdempotencyRequest, RateLimitRepo } from "../../ports/store/http.ts"
+import {
+  type IdempotencyClaim,
+  IdempotencyRepo,
+  type IdempotencyRequest,
+  RateLimitRepo,
+} from "../../ports/store/http.ts"
 import { client, num } from "./rows.ts"
 
 export const RateLimitRepoSql = Layer.effect(
   RateLimitRepo,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* client
     return {
       hit: (credentialHash, windowStart) =>
@@ -21,7 +26,7 @@ const claimed: IdempotencyClaim = { _tag: "Claimed" }
 
 export const IdempotencyRepoSql = Layer.effect(
   IdempotencyRepo,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* client
 
     const insert = (r: IdempotencyRequest) =>
@@ -52,7 +57,7 @@ export const IdempotencyRepoSql = Layer.effect(
 
     // The row may vanish (release) or expire between two statements: then start again.
     const claim = (r: IdempotencyRequest, attemptsLeft: number): Effect.Effect<IdempotencyClaim, unknown> =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         if (yield* insert(r)) return claimed
         if (yield* takeOver(r)) return claimed
         const answer = yield* existing(r)

@@ -4,7 +4,7 @@ import { client, first, num } from "./rows.ts"
 
 export const JobsRepoSql = Layer.effect(
   JobsRepo,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* client
     return {
       // A concurrent caller waits on the row the winner wrote, then finds it no longer due.

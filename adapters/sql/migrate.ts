@@ -23,9 +23,9 @@ const table = "effect_sql_migrations"
 
 const runMigrator = Migrator.make({})
 
-export const migrate: Effect.Effect<void, never, SqlClient.SqlClient> = Effect.gen(function*() {
+export const migrate: Effect.Effect<void, never, SqlClient.SqlClient> = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
-  yield* sql.withTransaction(Effect.gen(function*() {
+  yield* sql.withTransaction(Effect.gen(function* () {
     yield* sql`SELECT pg_advisory_xact_lock(hashtext(coalesce(current_schema(), '') || '.' || ${table}))`
     // Same shape as the table @effect/sql's Migrator creates on pg.
     yield* sql`CREATE TABLE IF NOT EXISTS ${sql(table)} (

@@ -15,7 +15,7 @@ const toEvent = (row: Row): OutboxEvent => ({
 
 export const OutboxRepoSql = Layer.effect(
   OutboxRepo,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* client
     return {
       // One statement for the batch: all rows or none; `seq` follows the order of the VALUES list.

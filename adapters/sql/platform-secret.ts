@@ -6,7 +6,7 @@ export const SqlPlatformSecret = Layer.effect(
   PlatformSecretRepo,
   Effect.map(SqlClient.SqlClient, (sql) => ({
     getOrCreate: (candidate: string) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         yield* sql`INSERT INTO platform_secret (id, secret) VALUES (1, ${candidate}) ON CONFLICT (id) DO NOTHING`
         const rows = yield* sql<{ secret: string }>`SELECT secret FROM platform_secret WHERE id = 1`
         return rows[0].secret

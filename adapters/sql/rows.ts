@@ -12,7 +12,9 @@ export type Row = Record<string, any>
  */
 export const num = (value: unknown): number => Number(value)
 
-export const numOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value))
+export const numOrNull = (
+  value: unknown,
+): number | null => (value === null || value === undefined ? null : Number(value))
 
 /** jsonb comes back parsed from both drivers (a jsonb string, like the access level "full", is a JS string). */
 export const json = <A>(value: unknown): A => value as A
@@ -43,7 +45,8 @@ export const atomically = <A, E, R>(
   )
 
 /** A transaction whose own infrastructure failures (BEGIN, SAVEPOINT) are defects, as in every repository. */
-export const transaction = (sql: SqlClient.SqlClient) => <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  sql.withTransaction(self).pipe(
-    Effect.catchIf((error): error is SqlError => error instanceof SqlError, Effect.die),
-  ) as Effect.Effect<A, E, R>
+export const transaction =
+  (sql: SqlClient.SqlClient) => <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    sql.withTransaction(self).pipe(
+      Effect.catchIf((error): error is SqlError => error instanceof SqlError, Effect.die),
+    ) as Effect.Effect<A, E, R>

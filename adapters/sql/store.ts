@@ -1,5 +1,5 @@
 /** The SQL store: every repository over one `SqlClient`, on PostgreSQL (`@effect/sql-pg`) or PGlite. */
-import * as SqlClient from "@effect/sql/SqlClient"
+import type * as SqlClient from "@effect/sql/SqlClient"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { Layer, Redacted } from "effect"
 import type { Store } from "../../ports/store/mod.ts"
@@ -12,7 +12,12 @@ import { OutboxRepoSql } from "./outbox.ts"
 import * as PgliteClient from "./pglite-client.ts"
 import { SimulatedSmsRepoSql } from "./simulator.ts"
 import { TransactorSql } from "./transactor.ts"
-import { SandboxDestinationsRepoSql, VerificationsRepoSql, VerifySendsRepoSql, VerifySettingsRepoSql } from "./verify.ts"
+import {
+  SandboxDestinationsRepoSql,
+  VerificationsRepoSql,
+  VerifySendsRepoSql,
+  VerifySettingsRepoSql,
+} from "./verify.ts"
 import { WalletRepoSql } from "./wallet.ts"
 import { WebhookEndpointsRepoSql } from "./webhook-endpoints.ts"
 

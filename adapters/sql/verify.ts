@@ -36,7 +36,7 @@ const toVerification = (row: Row): Verification => ({
 
 export const VerificationsRepoSql = Layer.effect(
   VerificationsRepo,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* client
     const cols = sql.literal(columns)
     const one = (rows: ReadonlyArray<Row>) => first(rows, toVerification)
@@ -77,7 +77,7 @@ export const VerificationsRepoSql = Layer.effect(
 
 export const VerifySendsRepoSql = Layer.effect(
   VerifySendsRepo,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* client
     const count = (rows: ReadonlyArray<Row>) => num(rows[0].n)
     return {
@@ -120,7 +120,7 @@ export const VerifySendsRepoSql = Layer.effect(
 
 export const VerifySettingsRepoSql = Layer.effect(
   VerifySettingsRepo,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* client
     return {
       get: (applicationId) =>
@@ -137,7 +137,7 @@ export const VerifySettingsRepoSql = Layer.effect(
 
 export const SandboxDestinationsRepoSql = Layer.effect(
   SandboxDestinationsRepo,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* client
     return {
       add: (accountId, to) =>

@@ -15,7 +15,7 @@ const toEntry = (row: Row): LedgerEntry => ({
 
 export const WalletRepoSql = Layer.effect(
   WalletRepo,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* client
 
     const appendLedger = (e: LedgerEntry) =>

@@ -4,7 +4,7 @@ import { client, first, json, toJson } from "./rows.ts"
 
 export const WebhookEndpointsRepoSql = Layer.effect(
   WebhookEndpointsRepo,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* client
     return {
       put: (e) =>

@@ -6,7 +6,7 @@ import { account, application, credential, isDefect, type It, uuid } from "./fix
 
 export const accountsContract = (it: It) => {
   it.effect("accounts: insert, get, count; an unknown id reads as none; a duplicate id is a defect", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const accounts = yield* AccountsRepo
       const before = yield* accounts.count
       const a = account({ sandboxOnly: true, partner: true, status: "suspended" })
@@ -19,7 +19,7 @@ export const accountsContract = (it: It) => {
     }))
 
   it.effect("applications: insert, get, getForUpdate, update (created_at kept)", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const apps = yield* ApplicationsRepo
       const tx = yield* Transactor
       const a = account()
@@ -35,7 +35,7 @@ export const accountsContract = (it: It) => {
     }))
 
   it.effect("applications: findInAccount by id or external id, only within the account; the id wins", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const apps = yield* ApplicationsRepo
       const a = account()
       const first = application(a.id, { externalId: "client-7" })
@@ -51,7 +51,7 @@ export const accountsContract = (it: It) => {
     }))
 
   it.effect("credentials: findByHash joins account and application; partner keys have none", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const accounts = yield* AccountsRepo
       const apps = yield* ApplicationsRepo
       const credentials = yield* CredentialsRepo
@@ -84,7 +84,7 @@ export const accountsContract = (it: It) => {
     }))
 
   it.effect("credentials: revoke stamps once and answers the credential; unknown ids answer none", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const accounts = yield* AccountsRepo
       const credentials = yield* CredentialsRepo
       const a = account()

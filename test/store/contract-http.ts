@@ -8,7 +8,7 @@ const tags = (claims: ReadonlyArray<{ readonly _tag: string }>) =>
 
 export const httpContract = (it: It) => {
   it.effect("rate windows count per credential and window; prune drops windows that started before", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const limits = yield* RateLimitRepo
       const key = `cred-${uuid()}`
       const other = `cred-${uuid()}`
@@ -24,10 +24,12 @@ export const httpContract = (it: It) => {
     }))
 
   it.effect("rate windows: 25 concurrent hits count 1..25 exactly once each", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const limits = yield* RateLimitRepo
       const key = `cred-${uuid()}`
-      const counts = yield* Effect.all(Array.from({ length: 25 }, () => limits.hit(key, 0)), { concurrency: "unbounded" })
+      const counts = yield* Effect.all(Array.from({ length: 25 }, () => limits.hit(key, 0)), {
+        concurrency: "unbounded",
+      })
       assert.deepStrictEqual([...counts].sort((a, b) => a - b), Array.from({ length: 25 }, (_, i) => i + 1))
     }))
 
@@ -41,7 +43,7 @@ export const httpContract = (it: It) => {
   })
 
   it.effect("idempotency: claim, in progress, reused, replay after complete, release frees", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const idem = yield* IdempotencyRepo
       const r = request()
       assert.deepStrictEqual(yield* idem.claim(r), { _tag: "Claimed" })
@@ -49,8 +51,8 @@ export const httpContract = (it: It) => {
       assert.deepStrictEqual(yield* idem.claim({ ...r, fingerprint: "other" }), { _tag: "Reused" })
       // Keys are scoped to the credential.
       assert.deepStrictEqual(yield* idem.claim({ ...r, scope: `scope-${uuid()}` }), { _tag: "Claimed" })
-      yield* idem.complete(r.scope, r.key, { status: 201, body: "{\"id\":1}" })
-      assert.deepStrictEqual(yield* idem.claim(r), { _tag: "Replay", answer: { status: 201, body: "{\"id\":1}" } })
+      yield* idem.complete(r.scope, r.key, { status: 201, body: '{"id":1}' })
+      assert.deepStrictEqual(yield* idem.claim(r), { _tag: "Replay", answer: { status: 201, body: '{"id":1}' } })
       assert.deepStrictEqual(yield* idem.claim({ ...r, fingerprint: "other" }), { _tag: "Reused" })
       const second = { ...r, key: "key-2" }
       assert.deepStrictEqual(yield* idem.claim(second), { _tag: "Claimed" })
@@ -59,7 +61,7 @@ export const httpContract = (it: It) => {
     }))
 
   it.effect("idempotency: an expired record counts as absent and is taken over; prune deletes expired", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const idem = yield* IdempotencyRepo
       const r = request({ expiresAt: 5_000 })
       yield* idem.claim(r)
@@ -73,7 +75,7 @@ export const httpContract = (it: It) => {
     }))
 
   it.effect("idempotency: 20 concurrent claims of one key: exactly one Claimed, the rest InProgress", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const idem = yield* IdempotencyRepo
       const r = request()
       const claims = yield* Effect.all(Array.from({ length: 20 }, () => idem.claim(r)), { concurrency: "unbounded" })
@@ -81,12 +83,14 @@ export const httpContract = (it: It) => {
     }))
 
   it.effect("idempotency: 20 concurrent claims of an expired key: exactly one takes it over", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const idem = yield* IdempotencyRepo
       const r = request({ expiresAt: 2_000 })
       yield* idem.claim(r)
       const later = { ...r, now: 3_000, expiresAt: 9_000 }
-      const claims = yield* Effect.all(Array.from({ length: 20 }, () => idem.claim(later)), { concurrency: "unbounded" })
+      const claims = yield* Effect.all(Array.from({ length: 20 }, () => idem.claim(later)), {
+        concurrency: "unbounded",
+      })
       assert.deepStrictEqual(tags(claims), { Claimed: 1, InProgress: 19 })
     }))
 }

@@ -1,7 +1,13 @@
 import { assert } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import type { AccountId, ApplicationId, EventId, SaudiMobile } from "../../core/shared/brands.ts"
-import { JobsRepo, type OutboxEvent, OutboxRepo, SimulatedSmsRepo, WebhookEndpointsRepo } from "../../ports/store/mod.ts"
+import {
+  JobsRepo,
+  type OutboxEvent,
+  OutboxRepo,
+  SimulatedSmsRepo,
+  WebhookEndpointsRepo,
+} from "../../ports/store/mod.ts"
 import { isDefect, type It, uuid } from "./fixtures.ts"
 
 const event = (createdAt: number, over: Partial<OutboxEvent> = {}): OutboxEvent => ({
@@ -17,7 +23,7 @@ const event = (createdAt: number, over: Partial<OutboxEvent> = {}): OutboxEvent 
 
 export const miscContract = (it: It) => {
   it.effect("outbox: append is all or nothing; listRecent is newest first, last appended first among equals", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const outbox = yield* OutboxRepo
       // Far in the future, so that these are the most recent events of the suite.
       const a = event(9_000_000_000_001)
@@ -35,11 +41,16 @@ export const miscContract = (it: It) => {
     }))
 
   it.effect("webhook endpoints: put, replace, get per owner kind and id", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const endpoints = yield* WebhookEndpointsRepo
       const id = uuid()
       const owner = { kind: "account" as const, id }
-      const endpoint = { owner, url: "https://example.com/hook", secret: "whsec_abc", events: ["verification.verified"] }
+      const endpoint = {
+        owner,
+        url: "https://example.com/hook",
+        secret: "whsec_abc",
+        events: ["verification.verified"],
+      }
       assert.isTrue(Option.isNone(yield* endpoints.get(owner)))
       yield* endpoints.put(endpoint)
       assert.deepStrictEqual(yield* endpoints.get(owner), Option.some(endpoint))
@@ -50,7 +61,7 @@ export const miscContract = (it: It) => {
     }))
 
   it.effect("jobs: a never-seen job is due at once; then only when next_run_at is reached", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const jobs = yield* JobsRepo
       const name = `sweep-${uuid()}`
       assert.isTrue(Option.isNone(yield* jobs.nextRunAt(name)))
@@ -62,7 +73,7 @@ export const miscContract = (it: It) => {
     }))
 
   it.effect("jobs: 10 concurrent callers, new or due job: exactly one wins", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const jobs = yield* JobsRepo
       const name = `sweep-${uuid()}`
       const claimAll = (now: number, next: number) =>
@@ -73,12 +84,17 @@ export const miscContract = (it: It) => {
     }))
 
   it.effect("simulated SMS: listTo is newest first, per number, limited", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sms = yield* SimulatedSmsRepo
       const to = `+9665${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}` as SaudiMobile
       const other = "+966599999999" as SaudiMobile
       const m = (sentAt: number, text: string, dest = to) => ({ id: uuid(), to: dest, text, sentAt })
-      const [m1, m2, m3, m4] = [m(1_000, "code 1234"), m(3_000, "code 5678"), m(2_000, "[TEST] 0000"), m(3_000, "again")]
+      const [m1, m2, m3, m4] = [
+        m(1_000, "code 1234"),
+        m(3_000, "code 5678"),
+        m(2_000, "[TEST] 0000"),
+        m(3_000, "again"),
+      ]
       yield* Effect.forEach([m1, m2, m3, m4, m(9_000, "elsewhere", other)], sms.append)
       assert.deepStrictEqual(yield* sms.listTo(to, 10), [m4, m2, m3, m1])
       assert.deepStrictEqual(yield* sms.listTo(to, 2), [m4, m2])

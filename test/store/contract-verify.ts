@@ -15,14 +15,20 @@ const ids = (vs: ReadonlyArray<Verification>) => vs.map((v) => v.id)
 
 export const verifyContract = (it: It, options: ContractOptions) => {
   it.effect("verifications: insert, get, getForUpdate, update, delete", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const repo = yield* VerificationsRepo
       const tx = yield* Transactor
       const v = verification(application(uuid() as AccountId), { reference: null, clientIp: null })
       yield* repo.insert(v)
       assert.deepStrictEqual(yield* repo.get(v.id), Option.some(v))
       assert.deepStrictEqual(yield* tx.withTransaction(repo.getForUpdate(v.id)), Option.some(v))
-      const verified = { ...v, status: "verified" as const, attempts: 1, verifiedAt: 1_700_000_100_000, updatedAt: 1_700_000_100_000 }
+      const verified = {
+        ...v,
+        status: "verified" as const,
+        attempts: 1,
+        verifiedAt: 1_700_000_100_000,
+        updatedAt: 1_700_000_100_000,
+      }
       yield* repo.update(verified)
       assert.deepStrictEqual(yield* repo.get(v.id), Option.some(verified))
       yield* repo.delete(v.id)
@@ -31,7 +37,7 @@ export const verifyContract = (it: It, options: ContractOptions) => {
     }))
 
   it.effect("verifications: lockExpirable takes pending ones expired by `before`, oldest first, up to the limit", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const repo = yield* VerificationsRepo
       const tx = yield* Transactor
       const app = application(uuid() as AccountId)
@@ -52,7 +58,7 @@ export const verifyContract = (it: It, options: ContractOptions) => {
 
   if (options.concurrentTransactions) {
     it.effect("verifications: two concurrent sweeps lock disjoint rows (SKIP LOCKED)", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const repo = yield* VerificationsRepo
         const tx = yield* Transactor
         const app = application(uuid() as AccountId)
@@ -60,7 +66,7 @@ export const verifyContract = (it: It, options: ContractOptions) => {
         yield* Effect.forEach(due, repo.insert)
         const locked = yield* Deferred.make<ReadonlyArray<Verification>>()
         const release = yield* Deferred.make<void>()
-        const first = yield* Effect.fork(tx.withTransaction(Effect.gen(function*() {
+        const first = yield* Effect.fork(tx.withTransaction(Effect.gen(function* () {
           yield* Deferred.succeed(locked, yield* repo.lockExpirable(3_500, 2))
           yield* Deferred.await(release)
         })))
@@ -75,7 +81,7 @@ export const verifyContract = (it: It, options: ContractOptions) => {
   }
 
   it.effect("verifications: countSandboxStarts counts test and partner_test verifications of the application", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const repo = yield* VerificationsRepo
       const app = application(uuid() as AccountId)
       const modes = ["test", "partner_test", "live", "partner", "test"] as const
@@ -86,7 +92,7 @@ export const verifyContract = (it: It, options: ContractOptions) => {
     }))
 
   it.effect("verify sends: rolling counts by destination and IP, spend, guard stats, delete one send", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const verifications = yield* VerificationsRepo
       const sends = yield* VerifySendsRepo
       const app = application(uuid() as AccountId)
@@ -120,7 +126,7 @@ export const verifyContract = (it: It, options: ContractOptions) => {
     }))
 
   it.effect("verify settings: none until put; put replaces", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const repo = yield* VerifySettingsRepo
       const appId = application(uuid() as AccountId).id
       const settings: VerifySettings = {
@@ -141,7 +147,7 @@ export const verifyContract = (it: It, options: ContractOptions) => {
     }))
 
   it.effect("sandbox destinations: add is idempotent; has is per account", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const repo = yield* SandboxDestinationsRepo
       const accountId = uuid() as AccountId
       const to = "+966500000000" as SaudiMobile

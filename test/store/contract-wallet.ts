@@ -4,7 +4,12 @@ import type { AccountId } from "../../core/shared/brands.ts"
 import { type LedgerEntry, Transactor, WalletRepo } from "../../ports/store/mod.ts"
 import { isDefect, type It, uuid } from "./fixtures.ts"
 
-const entry = (accountId: AccountId, kind: LedgerEntry["kind"], amountHalalas: number, over: Partial<LedgerEntry> = {}): LedgerEntry => ({
+const entry = (
+  accountId: AccountId,
+  kind: LedgerEntry["kind"],
+  amountHalalas: number,
+  over: Partial<LedgerEntry> = {},
+): LedgerEntry => ({
   accountId,
   kind,
   amountHalalas,
@@ -16,7 +21,7 @@ const entry = (accountId: AccountId, kind: LedgerEntry["kind"], amountHalalas: n
 
 export const walletContract = (it: It) => {
   it.effect("wallet: no row reads 0; add upserts; charge refuses to go below zero; ledger sums", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const wallet = yield* WalletRepo
       const id = uuid() as AccountId
       assert.strictEqual(yield* wallet.balance(id), 0)
@@ -25,7 +30,10 @@ export const walletContract = (it: It) => {
       assert.deepStrictEqual(yield* wallet.charge(entry(id, "charge", -30, { at: 2_000 })), Option.some(70))
       assert.isTrue(Option.isNone(yield* wallet.charge(entry(id, "charge", -71, { at: 2_000 }))))
       assert.strictEqual(yield* wallet.balance(id), 70)
-      assert.deepStrictEqual(yield* wallet.charge(entry(id, "charge", -70, { at: 3_000, product: "email" })), Option.some(0))
+      assert.deepStrictEqual(
+        yield* wallet.charge(entry(id, "charge", -70, { at: 3_000, product: "email" })),
+        Option.some(0),
+      )
       assert.strictEqual(yield* wallet.add(entry(id, "refund", 9, { at: 3_000 })), 9)
       assert.deepStrictEqual(yield* wallet.summary(id, 0), { credits: 100, charges: 100, refunds: 9 })
       assert.deepStrictEqual(yield* wallet.summary(id, 2_500), { credits: 0, charges: 70, refunds: 9 })
@@ -36,7 +44,7 @@ export const walletContract = (it: It) => {
     }))
 
   it.effect("wallet: lastCredit is the latest credit, the last appended among equal times", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const wallet = yield* WalletRepo
       const id = uuid() as AccountId
       assert.isTrue(Option.isNone(yield* wallet.lastCredit(id)))
@@ -44,11 +52,14 @@ export const walletContract = (it: It) => {
       yield* wallet.add(entry(id, "credit", 20, { at: 5_000, reference: "b" }))
       yield* wallet.add(entry(id, "credit", 30, { at: 4_000, reference: "c" }))
       yield* wallet.add(entry(id, "refund", 1, { at: 6_000 }))
-      assert.deepStrictEqual(yield* wallet.lastCredit(id), Option.some(entry(id, "credit", 20, { at: 5_000, reference: "b" })))
+      assert.deepStrictEqual(
+        yield* wallet.lastCredit(id),
+        Option.some(entry(id, "credit", 20, { at: 5_000, reference: "b" })),
+      )
     }))
 
   it.effect("wallet: a credit that would leave a negative balance is a defect and changes nothing", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const wallet = yield* WalletRepo
       const id = uuid() as AccountId
       yield* wallet.add(entry(id, "credit", 5))
@@ -58,7 +69,7 @@ export const walletContract = (it: It) => {
     }))
 
   it.effect("wallet: 20 concurrent charges, each in its own transaction, on a wallet holding 10: exactly 10 pass", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const wallet = yield* WalletRepo
       const tx = yield* Transactor
       const id = uuid() as AccountId

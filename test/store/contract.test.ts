@@ -11,5 +11,7 @@ storeContract("memory store", MemoryStore, { concurrentTransactions: false })
 storeContract("pglite (memory://)", PgliteStoreLive("memory://"), { concurrentTransactions: false })
 
 describe.runIf(databaseUrl !== undefined)("postgres (DATABASE_URL)", () => {
-  storeContract("postgres store, fresh schema", freshSchema(databaseUrl!, PgStoreLive), { concurrentTransactions: true })
+  storeContract("postgres store, fresh schema", freshSchema(databaseUrl!, PgStoreLive), {
+    concurrentTransactions: true,
+  })
 })

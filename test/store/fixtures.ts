@@ -5,14 +5,7 @@ import * as PgClient from "@effect/sql-pg/PgClient"
 import { Cause, Context, Effect, Exit, Layer, Redacted, type Scope } from "effect"
 import type { Account, Application } from "../../core/accounts/model.ts"
 import type { Credential } from "../../core/keys/model.ts"
-import type {
-  AccountId,
-  ApplicationId,
-  Halalas,
-  KeyId,
-  SaudiMobile,
-  VerificationId,
-} from "../../core/shared/brands.ts"
+import type { AccountId, ApplicationId, Halalas, KeyId, SaudiMobile, VerificationId } from "../../core/shared/brands.ts"
 import type { Verification, VerifySend } from "../../core/verify/model.ts"
 import type { Store } from "../../ports/store/mod.ts"
 
@@ -46,7 +39,11 @@ export const application = (accountId: AccountId, over: Partial<Application> = {
   ...over,
 })
 
-export const credential = (accountId: AccountId, applicationId: ApplicationId | null, over: Partial<Credential> = {}): Credential => ({
+export const credential = (
+  accountId: AccountId,
+  applicationId: ApplicationId | null,
+  over: Partial<Credential> = {},
+): Credential => ({
   id: uuid() as KeyId,
   hash: `hash-${uuid()}`,
   accountId,
@@ -106,7 +103,7 @@ export const withSearchPath = (url: string, schema: string): string => {
  * clean; answers the url whose `search_path` is that schema.
  */
 export const freshSchemaUrl = (url: string): Effect.Effect<string, never, Scope.Scope> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const admin = Context.get(yield* Layer.build(PgClient.layer({ url: Redacted.make(url) })), SqlClient.SqlClient)
     const schema = `t_${uuid().replaceAll("-", "").slice(0, 16)}`
     yield* admin.unsafe(`CREATE SCHEMA ${schema}`)

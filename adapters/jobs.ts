@@ -9,6 +9,7 @@ import { Idempotency, RateLimit } from "../core/limits.ts"
 import { IdempotencyRepo, RateLimitRepo } from "../ports/store/http.ts"
 import { JobsRepo } from "../ports/store/jobs.ts"
 import { SimulatedClock } from "./clock/simulated.ts"
+import { webhookJob } from "./webhooks/job.ts"
 
 export interface Job {
   readonly name: string
@@ -50,11 +51,18 @@ export const JobsLive = Layer.effect(
         yield* idempotency.prune(now - Idempotency.ttlMs)
       }),
     }
-    return [sweep, retention].map(guarded)
+    return [sweep, retention, yield* webhookJob].map(guarded)
   }),
 )
 
 export const runDue = Effect.flatMap(Jobs, (jobs) => Effect.forEach(jobs, (j) => j.run, { discard: true }))
+
+/** A faster real-time loop of one job of the list (the webhook dispatcher's first attempts). */
+export const jobLoopOf = (name: string, every: Duration.DurationInput) =>
+  Effect.flatMap(Jobs, (jobs) => {
+    const job = jobs.find((j) => j.name === name)
+    return job === undefined ? Effect.void : job.run.pipe(Effect.zipRight(Effect.sleep(every)), Effect.forever)
+  })
 
 /** The real-time loop every process runs. */
 export const jobLoop = (every: Duration.DurationInput = "1 second") =>

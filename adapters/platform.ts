@@ -12,9 +12,16 @@ import { PlatformConfig, type Settings } from "./config.ts"
 import { consoleRoutes, simulatorRoutes } from "./http/console-routes.ts"
 import { type Dispatch, makeDispatcher } from "./http/dispatcher.ts"
 import type { Route } from "./http/operation.ts"
+import { accountRoutes } from "./http/account-routes.ts"
 import { verifyRoutes } from "./http/verify-routes.ts"
 import { webHandler } from "./http/web.ts"
-import { jobLoop, Jobs, JobsLive } from "./jobs.ts"
+import { jobLoop, jobLoopOf, Jobs, JobsLive } from "./jobs.ts"
+import { webhookRoutes } from "./http/webhook-routes.ts"
+import { WebhookJob } from "./webhooks/job.ts"
+import { FetchWebhookTransport } from "./webhooks/fetch-transport.ts"
+import { WebhookSignerLive } from "./webhooks/signer.ts"
+import { WebhookConsole } from "../core/webhooks/console.ts"
+import { WebhookDispatcher } from "../core/webhooks/dispatcher.ts"
 import { MemoryStore } from "./memory/store.ts"
 import { MemoryPlatformSecret } from "./memory/platform-secret.ts"
 import { SecretsLive } from "./secrets/node-crypto.ts"
@@ -49,8 +56,11 @@ export const platformLayer = (settings: Settings) => {
     settings.clock === "simulated" ? simulatedClockLayer(Date.now()) : Layer.empty,
   )
   const infra = Layer.provideMerge(SecretsLive, storeLayer(settings))
-  const withSms = Layer.provideMerge(smsLayer(settings), infra)
-  const products = Layer.provideMerge(Console.Default, Layer.provideMerge(Verify.Default, withSms))
+  const withSms = Layer.provideMerge(Layer.mergeAll(smsLayer(settings), FetchWebhookTransport, WebhookSignerLive), infra)
+  const products = Layer.provideMerge(
+    Layer.mergeAll(WebhookDispatcher.Default, WebhookConsole.Default),
+    Layer.provideMerge(Console.Default, Layer.provideMerge(Verify.Default, withSms)),
+  )
   return Layer.provideMerge(Layer.provideMerge(JobsLive, products), base).pipe(Layer.orDie)
 }
 
@@ -58,7 +68,9 @@ export type PlatformServices = Layer.Layer.Success<ReturnType<typeof platformLay
 
 export const routes = (settings: Settings): ReadonlyArray<Route<PlatformServices>> => [
   ...verifyRoutes,
+  ...accountRoutes,
   ...consoleRoutes,
+  ...webhookRoutes,
   ...simulatorRoutes(settings),
 ]
 
@@ -86,6 +98,7 @@ export const makePlatform = async (settings: Settings, options: PlatformOptions 
     ? undefined
     : await runtime.runPromise(seedDemo)
   const loop = options.jobs === false ? undefined : runtime.runFork(Effect.flatMap(Jobs, () => jobLoop()))
+  const webhookLoop = options.jobs === false ? undefined : runtime.runFork(jobLoopOf(WebhookJob, "200 millis"))
   const dispatch = makeDispatcher(runtime, routes(settings))
   return {
     dispatch,
@@ -94,6 +107,7 @@ export const makePlatform = async (settings: Settings, options: PlatformOptions 
     demo,
     dispose: async () => {
       if (loop) await runtime.runPromise(Fiber.interrupt(loop))
+      if (webhookLoop) await runtime.runPromise(Fiber.interrupt(webhookLoop))
       await runtime.dispose()
     },
   }

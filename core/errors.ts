@@ -149,7 +149,8 @@ export const errorBody = (e: ApiError): Record<string, unknown> => {
   const hidden = hiddenFields[e._tag]
   const fields = (e.constructor as unknown as { fields?: Record<string, unknown> }).fields ?? {}
   for (const k of Object.keys(fields)) {
-    if (k === "_tag" || (hidden && hidden.includes(k))) continue
+    // Own properties only: an unset optional `message` must not read Error.prototype.message.
+    if (k === "_tag" || (hidden && hidden.includes(k)) || !Object.prototype.hasOwnProperty.call(e, k)) continue
     const v = (e as unknown as Record<string, unknown>)[k]
     if (v !== undefined) body[k] = v
   }

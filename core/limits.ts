@@ -14,6 +14,11 @@ export const RateLimit = {
 export const Idempotency = {
   maxKeyLength: 128,
   ttlMs: 24 * 60 * 60_000,
+  /**
+   * A request still running holds its key this long at most: if its process dies, the key frees itself
+   * instead of answering `idempotency_in_progress` for a day. Requests end well within it (sends time out at 10 s).
+   */
+  inProgressLeaseMs: 2 * 60_000,
 } as const
 
 export const VerifyLimits = {

@@ -14,7 +14,11 @@ const server = Bun.serve({
 })
 for (const line of banner(started, server.port)) console.log(line)
 
+let stopping = false
 const stop = async () => {
+  if (stopping) return
+  stopping = true
+  // Stops accepting and lets in-flight requests finish.
   await server.stop()
   await started.platform.dispose()
   process.exit(0)

@@ -1,4 +1,7 @@
-/** The Deno host: Deno.serve over the web handler. */
+/**
+ * The Deno host: Deno.serve over the web handler. `npm run start:deno` runs it with the npm packages
+ * from ./node_modules (deno.json: `nodeModulesDir: "manual"`), so it needs no network at start.
+ */
 import { banner, boot, hostname } from "./start.ts"
 
 declare const Deno: any
@@ -17,7 +20,11 @@ const server = Deno.serve(
   (request: Request, info: { remoteAddr: { hostname: string } }) => fetch(request, info.remoteAddr.hostname),
 )
 
+let stopping = false
 const stop = async () => {
+  if (stopping) return
+  stopping = true
+  // Stops accepting, lets in-flight requests finish, closes idle keep-alive connections.
   await server.shutdown()
   await started.platform.dispose()
   Deno.exit(0)

@@ -1,18 +1,44 @@
 /** node:http straight into the shared dispatcher; used by the Node host, tests and benchmarks. */
+import { randomUUID } from "node:crypto"
 import { createServer, type IncomingMessage, type Server } from "node:http"
 import type { Dispatch } from "../adapters/http/dispatcher.ts"
+
+/** Bodies larger than this are refused before they are read whole. */
+export const maxBodyBytes = 1024 * 1024
+
+class BodyTooLarge extends Error {}
 
 const readBody = (req: IncomingMessage): Promise<string> =>
   new Promise((resolve, reject) => {
     const chunks: Array<Buffer> = []
-    req.on("data", (c: Buffer) => chunks.push(c))
-    req.on("end", () => resolve(chunks.length === 0 ? "" : Buffer.concat(chunks).toString("utf8")))
+    let size = 0
+    // An oversized body is drained, not kept, so the client still reads the answer.
+    req.on("data", (c: Buffer) => {
+      size += c.length
+      if (size <= maxBodyBytes) chunks.push(c)
+    })
+    req.on("end", () =>
+      size > maxBodyBytes
+        ? reject(new BodyTooLarge())
+        : resolve(chunks.length === 0 ? "" : Buffer.concat(chunks).toString("utf8")))
     req.on("error", reject)
   })
 
+const invalidRequest = (message: string) =>
+  JSON.stringify({ error: "invalid_request", message })
+
 export const nodeServer = (dispatch: Dispatch): Server => {
   const server = createServer(async (req, res) => {
-    const body = req.method === "GET" || req.method === "HEAD" ? "" : await readBody(req)
+    let body = ""
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      try {
+        body = await readBody(req)
+      } catch {
+        res.writeHead(400, { "content-type": "application/json", "x-request-id": randomUUID(), connection: "close" })
+        res.end(invalidRequest(`The body is larger than ${maxBodyBytes} bytes.`))
+        return
+      }
+    }
     const answer = await dispatch({
       method: req.method ?? "GET",
       url: req.url ?? "/",
@@ -27,6 +53,15 @@ export const nodeServer = (dispatch: Dispatch): Server => {
     res.end(answer.body)
   })
   server.keepAliveTimeout = 65_000
+  // A request Node's parser refuses still gets a JSON error with a request id.
+  server.on("clientError", (_err, socket) => {
+    if (!socket.writable) return socket.destroy()
+    const body = invalidRequest("The request could not be parsed.")
+    socket.end(
+      `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\nx-request-id: ${randomUUID()}\r\n` +
+        `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    )
+  })
   return server
 }
 

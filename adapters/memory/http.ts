@@ -51,12 +51,12 @@ export const IdempotencyRepoMemory = Layer.effect(
         if (existing.state !== "done") return inProgress
         return { _tag: "Replay", answer: { status: existing.status ?? 0, body: existing.body ?? "" } }
       }),
-    complete: (scope, key, answer) =>
+    complete: (scope, key, answer, expiresAt) =>
       db.write((t, record) => {
         const k = idempotencyKey(scope, key)
         const existing = t.idempotency.get(k)
         if (existing !== undefined) {
-          setIn(t.idempotency, k, { ...existing, state: "done", status: answer.status, body: answer.body }, record)
+          setIn(t.idempotency, k, { ...existing, state: "done", status: answer.status, body: answer.body, expiresAt }, record)
         }
       }),
     release: (scope, key) => db.write((t, record) => deleteIn(t.idempotency, idempotencyKey(scope, key), record)),

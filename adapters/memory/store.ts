@@ -17,6 +17,7 @@ import {
 } from "./verify.ts"
 import { WalletRepoMemory } from "./wallet.ts"
 import { WebhookEndpointsRepoMemory } from "./webhook-endpoints.ts"
+import { WebhookDeliveriesRepoMemory } from "./webhook-deliveries.ts"
 
 /** Empty tables each time the layer is built. */
 export const MemoryStore: Layer.Layer<Store> = Layer.mergeAll(
@@ -33,6 +34,7 @@ export const MemoryStore: Layer.Layer<Store> = Layer.mergeAll(
   SandboxDestinationsRepoMemory,
   OutboxRepoMemory,
   WebhookEndpointsRepoMemory,
+  WebhookDeliveriesRepoMemory,
   JobsRepoMemory,
   SimulatedSmsRepoMemory,
 ).pipe(Layer.provide(MemoryDb.layer))

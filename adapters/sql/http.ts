@@ -68,9 +68,9 @@ export const IdempotencyRepoSql = Layer.effect(
 
     return {
       claim: (request) => claim(request, 10).pipe(Effect.orDie),
-      complete: (scope, key, answer) =>
-        sql`UPDATE idempotency SET state = 'done', status = ${answer.status}, body = ${answer.body}
-          WHERE scope = ${scope} AND key = ${key}`.pipe(Effect.asVoid, Effect.orDie),
+      complete: (scope, key, answer, expiresAt) =>
+        sql`UPDATE idempotency SET state = 'done', status = ${answer.status}, body = ${answer.body},
+          expires_at = ${expiresAt} WHERE scope = ${scope} AND key = ${key}`.pipe(Effect.asVoid, Effect.orDie),
       release: (scope, key) =>
         sql`DELETE FROM idempotency WHERE scope = ${scope} AND key = ${key}`.pipe(Effect.asVoid, Effect.orDie),
       prune: (before) => sql`DELETE FROM idempotency WHERE expires_at <= ${before}`.pipe(Effect.asVoid, Effect.orDie),

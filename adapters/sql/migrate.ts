@@ -13,10 +13,12 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect } from "effect"
 import foundation from "./migrations/0001_foundation.ts"
 import platformSecret from "./migrations/0002_platform_secret.ts"
+import webhooks from "./migrations/0003_webhooks.ts"
 
 export const migrations = {
   "0001_foundation": foundation,
   "0002_platform_secret": platformSecret,
+  "0003_webhooks": webhooks,
 }
 
 const table = "effect_sql_migrations"

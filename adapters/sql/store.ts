@@ -20,6 +20,7 @@ import {
 } from "./verify.ts"
 import { WalletRepoSql } from "./wallet.ts"
 import { WebhookEndpointsRepoSql } from "./webhook-endpoints.ts"
+import { WebhookDeliveriesRepoSql } from "./webhook-deliveries.ts"
 
 export { migrate }
 
@@ -37,6 +38,7 @@ export const SqlStore: Layer.Layer<Store, never, SqlClient.SqlClient> = Layer.me
   SandboxDestinationsRepoSql,
   OutboxRepoSql,
   WebhookEndpointsRepoSql,
+  WebhookDeliveriesRepoSql,
   JobsRepoSql,
   SimulatedSmsRepoSql,
 )

@@ -122,7 +122,7 @@ const checkState = (account: Account, application: Application | null, mode: Key
 }
 
 /** Runs steps 1 to 3 for a request; answers who is calling, for which application. */
-export const authorize = Effect.fn("Pipeline.authorize")(function*(req: ApiRequest, guard: Guard) {
+export const authorize = Effect.fnUntraced(function*(req: ApiRequest, guard: Guard) {
   const presented = presentedCredential(req)
   if (presented === undefined) return yield* unauthorized
   const secrets = yield* Secrets

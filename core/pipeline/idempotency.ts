@@ -37,7 +37,7 @@ export const withIdempotency = <E, R>(
     const now = yield* Clock.currentTimeMillis
     const search = req.query.toString()
     const fingerprint = `${req.method} ${req.path}${search ? `?${search}` : ""} ${secrets.hash(req.body)}`
-    const claim = yield* repo.claim({ scope, key, fingerprint, now, expiresAt: now + Idempotency.ttlMs })
+    const claim = yield* repo.claim({ scope, key, fingerprint, now, expiresAt: now + Idempotency.inProgressLeaseMs })
     switch (claim._tag) {
       case "Replay":
         return {
@@ -53,7 +53,12 @@ export const withIdempotency = <E, R>(
         return yield* run.pipe(
           Effect.onExit((exit) =>
             Exit.isSuccess(exit) && is2xx(exit.value.status)
-              ? repo.complete(scope, key, { status: exit.value.status, body: JSON.stringify(exit.value.body) })
+              ? repo.complete(
+                scope,
+                key,
+                { status: exit.value.status, body: JSON.stringify(exit.value.body) },
+                now + Idempotency.ttlMs,
+              )
               : repo.release(scope, key)
           ),
         )

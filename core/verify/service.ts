@@ -13,7 +13,7 @@ import type { KeyPrincipal } from "../pipeline/authenticate.ts"
 import type { EventId, Millis, VerificationId } from "../shared/brands.ts"
 import { Uuid } from "../shared/brands.ts"
 import { isSandboxMode } from "../shared/key-mode.ts"
-import { charge, type ChargeRequest, refund } from "../wallet/charge.ts"
+import { alertLowBalance, charge, type ChargeRequest, refund } from "../wallet/charge.ts"
 import { tripGuard } from "./guard.ts"
 import { type Decision, decide, hasExpired, type VerificationEvent } from "./machine.ts"
 import type { Verification, VerifySettings } from "./model.ts"
@@ -100,29 +100,38 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
       at,
     })
 
-    /** Step 5 to the record of the send, inside the caller's transaction. */
+    /** Steps 5 and 6, inside the caller's transaction; answers the balance after the charge (null: free). */
     const admitSend = (p: KeyPrincipal, ctx: SendContext, verificationId: VerificationId, sandboxStart: boolean) =>
       Effect.gen(function*() {
         if (sandboxStart) yield* sandboxGates(ctx)
         yield* sendGates(ctx)
-        if (ctx.priceHalalas > 0) yield* charge(chargeOf(p, ctx.priceHalalas, verificationId, ctx.now))
+        return ctx.priceHalalas > 0 ? yield* charge(chargeOf(p, ctx.priceHalalas, verificationId, ctx.now)) : null
       })
 
     const recordSend = (ctx: SendContext, verificationId: VerificationId) =>
-      Effect.zipRight(
-        sends.insert({
-          verificationId,
-          applicationId: ctx.application.id,
-          to: ctx.to,
-          clientIp: ctx.clientIp,
-          priceHalalas: ctx.priceHalalas as never,
-          sentAt: ctx.now,
-        }),
-        tripGuard(ctx.application, ctx.settings, ctx.now),
-      )
+      sends.insert({
+        verificationId,
+        applicationId: ctx.application.id,
+        to: ctx.to,
+        clientIp: ctx.clientIp,
+        priceHalalas: ctx.priceHalalas as never,
+        sentAt: ctx.now,
+      })
 
     const lockApplication = (p: KeyPrincipal) =>
       Effect.map(apps.getForUpdate(p.application.id), Option.getOrElse(() => p.application))
+
+    /**
+     * What follows a send the network accepted: the protection guard and `balance.low`. A refused send
+     * is rolled back as if never attempted, so it must neither pause the application nor fire an alert.
+     */
+    const afterSend = (p: KeyPrincipal, ctx: SendContext, verificationId: VerificationId, balanceAfter: number | null) =>
+      tx.withTransaction(Effect.gen(function*() {
+        yield* tripGuard(yield* lockApplication(p), ctx.settings, ctx.now)
+        if (balanceAfter !== null) {
+          yield* alertLowBalance(chargeOf(p, ctx.priceHalalas, verificationId, ctx.now), balanceAfter)
+        }
+      }))
 
     const priceFor = (p: KeyPrincipal) => (isSandboxMode(p.mode) ? 0 : Prices.verifySmsHalalas)
 
@@ -132,11 +141,11 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
       const code = yield* secrets.randomDigits(settings.code_length)
       const price = priceFor(p)
       const sandbox = isSandboxMode(p.mode)
-      const { ctx, v } = yield* tx.withTransaction(Effect.gen(function*() {
+      const { balanceAfter, ctx, v } = yield* tx.withTransaction(Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
         const application = yield* lockApplication(p)
         const ctx: SendContext = { application, to: input.to, clientIp: input.clientIp, priceHalalas: price, settings, now }
-        yield* admitSend(p, ctx, id, sandbox)
+        const balanceAfter = yield* admitSend(p, ctx, id, sandbox)
         const v: Verification = {
           id,
           applicationId: application.id,
@@ -158,7 +167,7 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
         }
         yield* verifications.insert(v)
         yield* recordSend(ctx, id)
-        return { ctx, v }
+        return { balanceAfter, ctx, v }
       }))
       yield* sms.send({ to: v.to, text: smsText(code, sandbox) }).pipe(
         Effect.catchTag("SmsRefused", (refused) =>
@@ -172,6 +181,7 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
             new SendFailed({ provider_code: refused.providerCode, message: refused.message }),
           )),
       )
+      yield* afterSend(p, ctx, id, balanceAfter)
       return verificationJson(v)
     })
 
@@ -193,13 +203,13 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
         }
         const application = yield* lockApplication(p)
         const ctx: SendContext = { application, to: before.to, clientIp: before.clientIp, priceHalalas: price, settings, now }
-        yield* admitSend(p, ctx, before.id, false)
+        const balanceAfter = yield* admitSend(p, ctx, before.id, false)
         yield* verifications.update(d.next)
         yield* recordSend(ctx, before.id)
-        return Either.right({ before, next: d.next, ctx })
+        return Either.right({ balanceAfter, before, next: d.next, ctx })
       }))
       if (Either.isLeft(outcome)) return yield* outcome.left
-      const { before, ctx, next } = outcome.right
+      const { balanceAfter, before, ctx, next } = outcome.right
       yield* sms.send({ to: next.to, text: smsText(code, isSandboxMode(p.mode)) }).pipe(
         Effect.catchTag("SmsRefused", (refused) =>
           Effect.zipRight(
@@ -219,6 +229,7 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
             new SendFailed({ provider_code: refused.providerCode, message: refused.message }),
           )),
       )
+      yield* afterSend(p, ctx, next.id, balanceAfter)
       return verificationJson(next)
     })
 

@@ -16,7 +16,11 @@ export interface ChargeRequest {
   readonly at: Millis
 }
 
-/** Takes the price, or fails `402 insufficient_credits`; fires `balance.low` when a partner's balance crosses the threshold. */
+/**
+ * Takes the price, or fails `402 insufficient_credits`; answers the balance after the charge.
+ * `balance.low` is not fired here: the caller fires it with `alertLowBalance` once the send is
+ * accepted, so that a refused send, refunded as if never attempted, fires nothing.
+ */
 export const charge = (req: ChargeRequest) =>
   Effect.gen(function*() {
     const wallet = yield* WalletRepo
@@ -36,20 +40,24 @@ export const charge = (req: ChargeRequest) =>
         price_halalas: req.priceHalalas,
       })
     }
-    const threshold = Wallet.lowBalanceAlertHalalas
-    if (req.account.partner && after.value < threshold && after.value + req.priceHalalas >= threshold) {
-      const id = (yield* (yield* Secrets).uuid) as EventId
-      yield* (yield* OutboxRepo).append([{
-        id,
-        event: "balance.low",
-        data: { account_id: req.account.id, balance_halalas: after.value, threshold_halalas: threshold },
-        applicationId: null,
-        accountId: req.account.id,
-        externalId: null,
-        createdAt: req.at,
-      }])
-    }
     return after.value
+  })
+
+/** Fires `balance.low` when the charge `req`, which left `after`, took a partner's balance below the threshold. */
+export const alertLowBalance = (req: ChargeRequest, after: number) =>
+  Effect.gen(function*() {
+    const threshold = Wallet.lowBalanceAlertHalalas
+    if (!req.account.partner || after >= threshold || after + req.priceHalalas < threshold) return
+    const id = (yield* (yield* Secrets).uuid) as EventId
+    yield* (yield* OutboxRepo).append([{
+      id,
+      event: "balance.low",
+      data: { account_id: req.account.id, balance_halalas: after, threshold_halalas: threshold },
+      applicationId: null,
+      accountId: req.account.id,
+      externalId: null,
+      createdAt: req.at,
+    }])
   })
 
 export const refund = (req: ChargeRequest) =>

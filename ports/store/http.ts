@@ -32,7 +32,8 @@ export interface IdempotencyRequest {
 export class IdempotencyRepo extends Context.Tag("ports/IdempotencyRepo")<IdempotencyRepo, {
   /** Atomically claims the key, or tells why not. An expired record counts as absent. */
   readonly claim: (request: IdempotencyRequest) => Effect.Effect<IdempotencyClaim>
-  readonly complete: (scope: string, key: string, answer: StoredAnswer) => Effect.Effect<void>
+  /** Stores the 2xx answer, kept until `expiresAt`. */
+  readonly complete: (scope: string, key: string, answer: StoredAnswer, expiresAt: Millis) => Effect.Effect<void>
   /** Frees the key (any non-2xx answer). */
   readonly release: (scope: string, key: string) => Effect.Effect<void>
   readonly prune: (before: Millis) => Effect.Effect<void>

@@ -9,6 +9,7 @@ export * from "./transactor.ts"
 export * from "./verify.ts"
 export * from "./wallet.ts"
 export * from "./webhook-endpoints.ts"
+export * from "./webhook-deliveries.ts"
 
 import type { AccountsRepo, ApplicationsRepo } from "./accounts.ts"
 import type { CredentialsRepo } from "./credentials.ts"
@@ -20,6 +21,7 @@ import type { Transactor } from "./transactor.ts"
 import type { SandboxDestinationsRepo, VerificationsRepo, VerifySendsRepo, VerifySettingsRepo } from "./verify.ts"
 import type { WalletRepo } from "./wallet.ts"
 import type { WebhookEndpointsRepo } from "./webhook-endpoints.ts"
+import type { WebhookDeliveriesRepo } from "./webhook-deliveries.ts"
 
 /** Everything a store adapter provides. */
 export type Store =
@@ -36,5 +38,6 @@ export type Store =
   | SandboxDestinationsRepo
   | OutboxRepo
   | WebhookEndpointsRepo
+  | WebhookDeliveriesRepo
   | JobsRepo
   | SimulatedSmsRepo

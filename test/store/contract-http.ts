@@ -51,7 +51,7 @@ export const httpContract = (it: It) => {
       assert.deepStrictEqual(yield* idem.claim({ ...r, fingerprint: "other" }), { _tag: "Reused" })
       // Keys are scoped to the credential.
       assert.deepStrictEqual(yield* idem.claim({ ...r, scope: `scope-${uuid()}` }), { _tag: "Claimed" })
-      yield* idem.complete(r.scope, r.key, { status: 201, body: '{"id":1}' })
+      yield* idem.complete(r.scope, r.key, { status: 201, body: '{"id":1}' }, r.expiresAt)
       assert.deepStrictEqual(yield* idem.claim(r), { _tag: "Replay", answer: { status: 201, body: '{"id":1}' } })
       assert.deepStrictEqual(yield* idem.claim({ ...r, fingerprint: "other" }), { _tag: "Reused" })
       const second = { ...r, key: "key-2" }
@@ -60,12 +60,26 @@ export const httpContract = (it: It) => {
       assert.deepStrictEqual(yield* idem.claim({ ...second, fingerprint: "another" }), { _tag: "Claimed" })
     }))
 
+  it.effect("idempotency: a running request holds its key only for its lease; complete keeps the answer until its own expiry", () =>
+    Effect.gen(function* () {
+      const idem = yield* IdempotencyRepo
+      const r = request({ expiresAt: 5_000 })
+      yield* idem.claim(r)
+      // The process died mid-request: once the lease lapses, a retry takes the key over.
+      assert.deepStrictEqual(yield* idem.claim({ ...r, now: 5_000, expiresAt: 9_000 }), { _tag: "Claimed" })
+      yield* idem.complete(r.scope, r.key, { status: 200, body: "done" }, 100_000)
+      assert.deepStrictEqual(yield* idem.claim({ ...r, now: 50_000 }), {
+        _tag: "Replay",
+        answer: { status: 200, body: "done" },
+      })
+    }))
+
   it.effect("idempotency: an expired record counts as absent and is taken over; prune deletes expired", () =>
     Effect.gen(function* () {
       const idem = yield* IdempotencyRepo
       const r = request({ expiresAt: 5_000 })
       yield* idem.claim(r)
-      yield* idem.complete(r.scope, r.key, { status: 200, body: "old" })
+      yield* idem.complete(r.scope, r.key, { status: 200, body: "old" }, r.expiresAt)
       const later = { ...r, fingerprint: "new", now: 5_000, expiresAt: 10_000 }
       assert.deepStrictEqual(yield* idem.claim(later), { _tag: "Claimed" })
       assert.deepStrictEqual(yield* idem.claim({ ...later, now: 6_000 }), { _tag: "InProgress" })

@@ -1,0 +1,38 @@
+/** The Account API (account tokens): `{ data }` bodies. More operations join with the Account API issue. */
+import { Effect, Option, Schema } from "effect"
+import { unpauseApplication } from "../../core/accounts/unpause.ts"
+import { applicationJson } from "../../core/console/render.ts"
+import { NotFound } from "../../core/errors.ts"
+import { ok } from "../../core/pipeline/request.ts"
+import { type ApplicationId, Uuid } from "../../core/shared/brands.ts"
+import { readWallet } from "../../core/wallet/read.ts"
+import { ApplicationsRepo } from "../../ports/store/accounts.ts"
+import { accountOperation, requireJson, type Route } from "./operation.ts"
+
+const isUuid = Schema.is(Uuid)
+
+/** An application of the caller's account; another account's is `not_found`. */
+const ownApplication = (accountId: string, id: string) =>
+  Effect.gen(function*() {
+    const found = isUuid(id) ? yield* (yield* ApplicationsRepo).get(id as ApplicationId) : Option.none()
+    if (Option.isNone(found) || found.value.accountId !== accountId) return yield* new NotFound({})
+    return found.value
+  })
+
+export const accountRoutes: ReadonlyArray<Route<any>> = [
+  {
+    method: "POST",
+    path: "/v1/applications/:application/unpause",
+    handler: accountOperation((p, req, params) =>
+      Effect.gen(function*() {
+        yield* requireJson(req)
+        const app = yield* ownApplication(p.account.id, params.application)
+        return ok({ data: applicationJson(yield* unpauseApplication(app.id)) })
+      })),
+  },
+  {
+    method: "GET",
+    path: "/v1/account/wallet",
+    handler: accountOperation((p) => Effect.map(readWallet(p.account.id), (wallet) => ok({ data: wallet }))),
+  },
+]

@@ -1,0 +1,140 @@
+/**
+ * Webhook deliveries in memory. Transactions are serialized by the memory store, so a claim is one
+ * atomic step and nothing is ever held by another caller; leases still lapse as in the SQL store.
+ */
+import { Effect, Layer, Option } from "effect"
+import type { OutboxEvent } from "../../ports/store/outbox.ts"
+import {
+  type DeliveryAttempt,
+  type WebhookDelivery,
+  WebhookDeliveriesRepo,
+} from "../../ports/store/webhook-deliveries.ts"
+import { addTo, MemoryDb, pushUnder, type Recorder, setIn, type Tables } from "./db.ts"
+
+interface Row {
+  readonly delivery: WebhookDelivery
+  readonly seq: number
+  readonly leaseUntil: number | null
+  readonly leaseToken: string | null
+}
+
+const ownerKey = (kind: string, id: string) => `${kind}\u0000${id}`
+
+const make = (db: MemoryDb["Type"]): WebhookDeliveriesRepo["Type"] => {
+  const rows = new Map<string, Row>()
+  const pending = new Set<string>()
+  const attempts = new Map<string, Array<DeliveryAttempt>>()
+  const byEventOwner = new Set<string>()
+  const routed = new Set<string>()
+  // Every outbox event before `cursor.index` is routed; `cursor.lastId` detects a reshaped outbox.
+  const cursor = { index: 0, lastId: undefined as string | undefined }
+  let seq = 0
+
+  const put = (row: Row, record: Recorder) => {
+    setIn(rows, row.delivery.id, row, record)
+    if (row.delivery.nextAttemptAt !== null) addTo(pending, row.delivery.id, record)
+    else if (pending.has(row.delivery.id)) {
+      pending.delete(row.delivery.id)
+      record(() => pending.add(row.delivery.id))
+    }
+  }
+
+  /** A cursor whose event moved (the outbox was pruned or rolled back) starts over; it only costs a rescan. */
+  const checkCursor = (t: Tables) => {
+    if (cursor.index > t.outbox.length || (cursor.index > 0 && t.outbox[cursor.index - 1].id !== cursor.lastId)) {
+      cursor.index = 0
+      cursor.lastId = undefined
+    }
+  }
+
+  const unroutedIn = (t: Tables, limit: number): Array<OutboxEvent> => {
+    checkCursor(t)
+    const found: Array<OutboxEvent> = []
+    for (let i = cursor.index; i < t.outbox.length && found.length < limit; i++) {
+      if (!routed.has(t.outbox[i].id)) found.push(t.outbox[i])
+    }
+    return found
+  }
+
+  /** Moves the cursor over routed events, undone with the transaction that routed them. */
+  const advance = (t: Tables, record: Recorder) => {
+    checkCursor(t)
+    const before = { ...cursor }
+    while (cursor.index < t.outbox.length && routed.has(t.outbox[cursor.index].id)) cursor.index++
+    cursor.lastId = cursor.index > 0 ? t.outbox[cursor.index - 1].id : undefined
+    record(() => Object.assign(cursor, before))
+  }
+
+  return {
+    unrouted: (limit) => db.read((t) => unroutedIn(t, limit)),
+    markRouted: (ids) =>
+      db.write((t, record) => {
+        ids.forEach((id) => addTo(routed, id, record))
+        advance(t, record)
+      }),
+    enqueue: (deliveries) =>
+      db.write((_t, record) => {
+        for (const d of deliveries) {
+          const key = d.eventId === null ? null : `${d.eventId}\u0000${ownerKey(d.owner.kind, d.owner.id)}`
+          if (key !== null && byEventOwner.has(key)) continue
+          if (key !== null) addTo(byEventOwner, key, record)
+          put({ delivery: d, seq: ++seq, leaseUntil: null, leaseToken: null }, record)
+        }
+      }),
+    claimDue: (now, leaseUntil, leaseToken, limit) =>
+      Effect.flatMap(
+        db.write((_t, record) => {
+          const due = [...pending].map((id) => rows.get(id)!).filter((r) =>
+            r.delivery.nextAttemptAt! <= now && (r.leaseUntil === null || r.leaseUntil <= now)
+          ).sort((a, b) => a.delivery.nextAttemptAt! - b.delivery.nextAttemptAt! || a.seq - b.seq).slice(0, limit)
+          for (const r of due) put({ ...r, leaseUntil, leaseToken }, record)
+          return due.map((r) => r.delivery)
+        }),
+        (due) =>
+          Effect.forEach(due, (delivery) =>
+            db.read((t) => ({
+              delivery,
+              leaseToken,
+              endpoint: t.webhookEndpoints.get(ownerKey(delivery.owner.kind, delivery.owner.id)) ?? null,
+            }))),
+      ),
+    record: (id, leaseToken, attempt, o) =>
+      db.write((_t, record) => {
+        pushUnder(attempts, id, attempt, record)
+        const r = rows.get(id)
+        if (r === undefined || r.leaseToken !== leaseToken) return false
+        const delivery = { ...r.delivery, status: o.status, scheduledAttempts: o.scheduledAttempts, nextAttemptAt: o.nextAttemptAt, manual: false }
+        put({ ...r, delivery, leaseUntil: null, leaseToken: null }, record)
+        return true
+      }),
+    get: (id) => db.read(() => Option.map(Option.fromNullable(rows.get(id)), (r) => r.delivery)),
+    replay: (id, now) =>
+      db.write((_t, record) => {
+        const r = rows.get(id)
+        if (r === undefined) return Option.none()
+        const d = r.delivery
+        const delivery: WebhookDelivery = { ...d, manual: d.status === "pending" ? d.manual : true, status: "pending", nextAttemptAt: now }
+        put({ ...r, delivery, leaseUntil: null, leaseToken: null }, record)
+        return Option.some(delivery)
+      }),
+    list: (owner, limit) =>
+      db.read(() =>
+        [...rows.values()]
+          .filter((r) => r.delivery.owner.kind === owner.kind && r.delivery.owner.id === owner.id)
+          .sort((a, b) => b.delivery.createdAt - a.delivery.createdAt || b.seq - a.seq)
+          .slice(0, limit)
+          .map((r) => ({ delivery: r.delivery, attempts: (attempts.get(r.delivery.id) ?? []).slice().reverse() }))
+      ),
+    nextDue: db.read((t) => {
+      let min: number | undefined = unroutedIn(t, 1)[0]?.createdAt
+      for (const id of pending) {
+        const r = rows.get(id)!
+        const due = Math.max(r.delivery.nextAttemptAt!, r.leaseUntil ?? 0)
+        if (min === undefined || due < min) min = due
+      }
+      return Option.fromNullable(min)
+    }),
+  }
+}
+
+export const WebhookDeliveriesRepoMemory = Layer.effect(WebhookDeliveriesRepo, Effect.map(MemoryDb, make))

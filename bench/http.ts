@@ -1,0 +1,253 @@
+/**
+ * HTTP throughput of each host against its runtime's bare server (`npm run bench -- http [node|deno|bun…]`).
+ *
+ * For each host: the bare server (bench/bare/<host>.ts, a fixed JSON) and the platform host with
+ * STORE=memory, both measured by wrk with the same request: `GET /v1/verify/<random unknown uuid>`
+ * with a valid live key, which runs the rate limit, key, scope, account state and the lookup and
+ * answers 404 not_found. The per-key rate limit is 120 a minute, so the request rotates over many keys
+ * created through the console (bench/verify-get.lua). Prints requests/s, p50, p99, the status mix and
+ * the ratio to bare. A benchmark prints figures; nothing here asserts on timing.
+ *
+ * Settings (env): BENCH_THREADS (2), BENCH_CONNECTIONS (50), BENCH_DURATION (10s), BENCH_WARMUP (3s),
+ * BENCH_KEYS (enough for the expected request count, at least 2,000).
+ */
+import { execFileSync, spawnSync } from "node:child_process"
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { type HostName, hostNames, root, spawnReady, startHost } from "../test/hosts/host-process.ts"
+
+const threads = Number(process.env.BENCH_THREADS ?? 2)
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
+const duration = process.env.BENCH_DURATION ?? "10s"
+const warmup = process.env.BENCH_WARMUP ?? "3s"
+const consoleToken = "console-bench-token"
+const script = join(root, "bench", "verify-get.lua")
+
+const seconds = (d: string) => {
+  const m = /^(\d+(?:\.\d+)?)(s|m)?$/.exec(d)
+  if (!m) throw new Error(`bad duration ${d}`)
+  return Number(m[1]) * (m[2] === "m" ? 60 : 1)
+}
+
+const ensureWrk = () => {
+  if (spawnSync("wrk", ["-v"], { stdio: "ignore" }).error === undefined) return
+  if (process.getuid?.() === 0 && spawnSync("apt-get", ["--version"], { stdio: "ignore" }).status === 0) {
+    console.log("wrk is missing: installing it (apt-get install -y wrk)")
+    const r = spawnSync("sh", ["-c", "apt-get install -y wrk || (apt-get update && apt-get install -y wrk)"], {
+      stdio: "inherit",
+      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+    })
+    if (r.status === 0) return
+  }
+  console.error("wrk is not installed. Install it, e.g. `sudo apt-get install -y wrk` (Debian/Ubuntu) or `brew install wrk`.")
+  process.exit(1)
+}
+
+interface WrkResult {
+  readonly requests: number
+  readonly duration_us: number
+  readonly p50_us: number
+  readonly p90_us: number
+  readonly p99_us: number
+  readonly max_us: number
+  readonly s2xx: number
+  readonly s401: number
+  readonly s404: number
+  readonly s429: number
+  readonly other: number
+  readonly not_found: number
+  readonly errors: { connect: number; read: number; write: number; timeout: number }
+}
+
+/** CPU seconds the process used so far (all its threads), from /proc; undefined elsewhere. */
+const clockTicks = (() => {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100
+  } catch {
+    return 100
+  }
+})()
+const cpuSeconds = (pid: number | undefined): number | undefined => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+    return (Number(fields[11]) + Number(fields[12])) / clockTicks
+  } catch {
+    return undefined
+  }
+}
+
+interface Measured extends WrkResult {
+  /** Server CPU microseconds a request (user + system, all threads), when /proc tells. */
+  readonly cpu_us?: number
+}
+
+/** wrk against `url` while watching the server process's CPU time. */
+const measure = (pid: number | undefined, url: string, keysFile: string, d: string): Measured => {
+  const before = cpuSeconds(pid)
+  const r = wrk(url, keysFile, d)
+  const after = cpuSeconds(pid)
+  return before === undefined || after === undefined || r.requests === 0
+    ? r
+    : { ...r, cpu_us: ((after - before) * 1e6) / r.requests }
+}
+
+const wrk = (url: string, keysFile: string, d: string): WrkResult => {
+  const out = execFileSync(
+    "wrk",
+    [`-t${threads}`, `-c${connections}`, `-d${d}`, "--timeout", "5s", "-s", script, url, "--", keysFile, String(threads)],
+    { encoding: "utf8", maxBuffer: 16 << 20 },
+  )
+  const line = out.split("\n").find((l) => l.startsWith("BENCH "))
+  if (!line) throw new Error(`no BENCH line from wrk:\n${out}`)
+  return JSON.parse(line.slice(6)) as WrkResult
+}
+
+const rps = (r: WrkResult) => r.requests / (r.duration_us / 1e6)
+const ms = (us: number) => (us / 1000).toFixed(2)
+const mix = (r: WrkResult) => {
+  const parts = [
+    r.not_found ? `404 not_found ${r.not_found}` : "",
+    r.s404 - r.not_found ? `404 other ${r.s404 - r.not_found}` : "",
+    r.s2xx ? `2xx ${r.s2xx}` : "",
+    r.s401 ? `401 ${r.s401}` : "",
+    r.s429 ? `429 ${r.s429}` : "",
+    r.other ? `other ${r.other}` : "",
+  ].filter((s) => s !== "")
+  const e = r.errors
+  const errors = e.connect + e.read + e.write + e.timeout
+  return parts.join(", ") + (errors ? `; socket errors ${JSON.stringify(e)}` : "")
+}
+
+const post = async (url: string, body: unknown) => {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { authorization: `Bearer ${consoleToken}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  })
+  const json = (await res.json()) as any
+  if (res.status !== 201) throw new Error(`POST ${url} -> ${res.status} ${JSON.stringify(json)}`)
+  return json.data
+}
+
+/** Live keys on the demo application, created through the console, 32 at a time. */
+const createKeys = async (baseUrl: string, application: string, n: number): Promise<Array<string>> => {
+  const keys: Array<string> = []
+  let next = 0
+  const worker = async () => {
+    while (next < n) {
+      next++
+      keys.push((await post(`${baseUrl}/console/v1/applications/${application}/keys`, { mode: "live" })).key)
+    }
+  }
+  await Promise.all(Array.from({ length: 32 }, worker))
+  return keys
+}
+
+interface Row {
+  readonly host: HostName
+  readonly bare: Measured
+  readonly platform: Measured
+}
+
+const measureBare = async (host: HostName, dir: string): Promise<Measured> => {
+  const cmd = host === "node"
+    ? { command: process.execPath, args: ["bench/bare/node.mjs"] }
+    : host === "deno"
+    ? { command: join(root, "node_modules/.bin/deno"), args: ["run", "--allow-net", "--allow-env", "bench/bare/deno.ts"] }
+    : { command: join(root, "node_modules/.bin/bun"), args: ["run", "bench/bare/bun.ts"] }
+  const p = await spawnReady(`bare ${host}`, cmd.command, cmd.args, {}, /^listening on /m, 60_000)
+  try {
+    const keysFile = join(dir, "bare-keys.txt")
+    writeFileSync(keysFile, "svc_live_bare\n")
+    wrk(p.baseUrl, keysFile, warmup)
+    return measure(p.child.pid, p.baseUrl, keysFile, duration)
+  } finally {
+    await p.stop()
+  }
+}
+
+const measurePlatform = async (host: HostName, dir: string, expected: number): Promise<Measured> => {
+  // Node as `npm start` runs it: the built dist/ (tsx would turn on source-mapped stack traces).
+  const p = await startHost(host, { STORE: "memory", CONSOLE_TOKEN: consoleToken, CLOCK: "system" }, { built: true })
+  try {
+    const { demoApplication, demoLiveKey } = p.banner
+    if (!demoApplication || !demoLiveKey) throw new Error(`${host}: no demo in the banner\n${p.output()}`)
+    // Every key meets the limit at 120 a minute: keys for the whole run (warmup and measurement) with a margin.
+    const n = Number(process.env.BENCH_KEYS ?? Math.max(2_000, Math.ceil((expected * 1.5) / 120)))
+    const t0 = performance.now()
+    const keys = await createKeys(p.baseUrl, demoApplication, n)
+    console.log(`  ${host}: ${n} keys created in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
+    const keysFile = join(dir, `${host}-keys.txt`)
+    writeFileSync(keysFile, keys.join("\n") + "\n")
+    // The request is what the bench thinks it is: the route answers 404 not_found with a key, 401 without.
+    const probe = `${p.baseUrl}/v1/verify/${crypto.randomUUID()}`
+    const withKey = await fetch(probe, { headers: { authorization: `Bearer ${demoLiveKey}` } })
+    const withoutKey = await fetch(probe)
+    const body = (await withKey.json()) as any
+    await withoutKey.text()
+    if (withKey.status !== 404 || body.error !== "not_found" || withoutKey.status !== 401) {
+      throw new Error(`${host}: probe answered ${withKey.status} ${JSON.stringify(body)} / ${withoutKey.status}`)
+    }
+    wrk(p.baseUrl, keysFile, warmup)
+    return measure(p.child.pid, p.baseUrl, keysFile, duration)
+  } finally {
+    const code = await p.stop()
+    if (code !== 0) console.log(`  ${host}: exited ${code}`)
+  }
+}
+
+const main = async () => {
+  ensureWrk()
+  const wanted = process.argv.slice(2).filter((a) => (hostNames as ReadonlyArray<string>).includes(a)) as Array<HostName>
+  const hosts = wanted.length > 0 ? wanted : hostNames
+  if (hosts.includes("node")) execFileSync(process.execPath, ["scripts/ensure-built.mjs"], { cwd: root, stdio: "inherit" })
+  const dir = mkdtempSync(join(tmpdir(), "bench-http-"))
+  console.log(
+    `bench http: wrk -t${threads} -c${connections} -d${duration} (after a ${warmup} warmup), ` +
+      `GET /v1/verify/<random uuid> with rotating live keys; STORE=memory`,
+  )
+  const rows: Array<Row> = []
+  try {
+    for (const host of hosts) {
+      console.log(`${host}: bare server`)
+      const bare = await measureBare(host, dir)
+      console.log(`  ${host} bare: ${rps(bare).toFixed(0)} req/s (${mix(bare)})`)
+      console.log(`${host}: platform host`)
+      const platform = await measurePlatform(host, dir, rps(bare) * (seconds(duration) + seconds(warmup)))
+      console.log(`  ${host} platform: ${rps(platform).toFixed(0)} req/s (${mix(platform)})`)
+      if (platform.s429 > 0 || platform.not_found !== platform.requests) {
+        console.log(`  WARNING: not every answer was 404 not_found; the figure is not the measured path`)
+      }
+      rows.push({ host, bare, platform })
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+
+  console.log("")
+  const header = ["host", "server", "requests/s", "p50 ms", "p99 ms", "ratio to bare", "server CPU µs/req", "answers"]
+  const table: Array<Array<string>> = [header]
+  const cpu = (m: Measured) => (m.cpu_us === undefined ? "-" : m.cpu_us.toFixed(0))
+  for (const r of rows) {
+    table.push([r.host, "bare", rps(r.bare).toFixed(0), ms(r.bare.p50_us), ms(r.bare.p99_us), "1.00", cpu(r.bare), mix(r.bare)])
+    table.push([
+      r.host,
+      "platform",
+      rps(r.platform).toFixed(0),
+      ms(r.platform.p50_us),
+      ms(r.platform.p99_us),
+      (rps(r.platform) / rps(r.bare)).toFixed(2),
+      cpu(r.platform),
+      mix(r.platform),
+    ])
+  }
+  const widths = header.map((_, i) => Math.max(...table.map((row) => row[i].length)))
+  for (const row of table) console.log(row.map((c, i) => (i >= 2 && i <= 6 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join("  ").trimEnd())
+  console.log("")
+  const low = rows.filter((r) => rps(r.platform) / rps(r.bare) < 0.4)
+  console.log(low.length === 0 ? "every host at ratio >= 0.4 (target 0.4, goal 0.6)" : `below 0.4: ${low.map((r) => r.host).join(", ")}`)
+}
+
+await main()

@@ -1,0 +1,217 @@
+/**
+ * The project side of the Verify benchmark: the Node host in its own process, set up through the
+ * console, driven over HTTP by N clients each looping start → read the code → check.
+ */
+import {
+  busyPercent,
+  codeIn,
+  destination,
+  type Host,
+  Latencies,
+  machineTicks,
+  makeHttp,
+  processCpuSeconds,
+  sleep,
+  StatusMix,
+  statusKb,
+} from "./verify-support.ts"
+
+export interface Setup {
+  readonly accountId: string
+  readonly applicationId: string
+  readonly keys: ReadonlyArray<string>
+}
+
+/** An approved application, a deep wallet, high caps, the guard off, and `keyCount` live keys. */
+export const setupThroughConsole = async (host: Host, keyCount: number): Promise<Setup> => {
+  const http = makeHttp(host.baseUrl, 8)
+  const consoleCall = async (method: string, path: string, body: unknown) => {
+    const res = await http.request(method, `/console/v1${path}`, host.consoleToken, body)
+    if (res.status >= 300) throw new Error(`console ${method} ${path} -> ${res.status} ${res.body}`)
+    return JSON.parse(res.body).data
+  }
+  try {
+    const account = await consoleCall("POST", "/accounts", { name: "Bench merchant", sandbox_only: false })
+    const app = await consoleCall("POST", `/accounts/${account.id}/applications`, { name: "Bench shop", approved: true })
+    await consoleCall("POST", `/accounts/${account.id}/wallet/credit`, { amount_halalas: 10_000_000_000 })
+    await consoleCall("PUT", `/applications/${app.id}/verify-settings`, {
+      hourly_cap_per_destination: 10_000,
+      max_per_ip_per_hour: 100_000,
+      guard: { enabled: false },
+    })
+    const keys: Array<string> = []
+    for (let i = 0; i < keyCount; i += 8) {
+      const batch = await Promise.all(
+        Array.from({ length: Math.min(8, keyCount - i) }, () =>
+          consoleCall("POST", `/applications/${app.id}/keys`, { mode: "live" })),
+      )
+      for (const k of batch) keys.push(k.key)
+    }
+    return { accountId: account.id, applicationId: app.id, keys }
+  } finally {
+    http.close()
+  }
+}
+
+export interface ProjectRun {
+  seconds: number
+  verifications: number
+  readonly start: Latencies
+  readonly read: Latencies
+  readonly check: Latencies
+  readonly startMix: StatusMix
+  readonly readMix: StatusMix
+  readonly checkMix: StatusMix
+  readonly failures: Array<string>
+  /** Verifications per second of each slice. */
+  readonly slices: Array<number>
+  peakRssKb: number
+  hostCpuSeconds: number
+  clientCpuSeconds: number
+  machineBusyPercent: number
+  keyRequests: number
+  keys: number
+  /** Round-robin positions, carried from one slice to the next. */
+  nextKey: number
+  nextTo: number
+}
+
+export const emptyProjectRun = (): ProjectRun => ({
+  seconds: 0,
+  verifications: 0,
+  start: new Latencies(),
+  read: new Latencies(),
+  check: new Latencies(),
+  startMix: new StatusMix(),
+  readMix: new StatusMix(),
+  checkMix: new StatusMix(),
+  failures: [],
+  slices: [],
+  peakRssKb: Number.NaN,
+  hostCpuSeconds: 0,
+  clientCpuSeconds: 0,
+  machineBusyPercent: Number.NaN,
+  keyRequests: 0,
+  keys: 0,
+  nextKey: 0,
+  nextTo: 0,
+})
+
+/**
+ * One slice: each client loops POST /v1/verify/start (a new destination each time), GET the simulator's
+ * log for that destination (the code is only ever in the SMS), POST /v1/verify/check with the code.
+ * Keys are taken round robin over all of them, so each sees the same share of requests. Figures of the
+ * measured part (after `warmup`) are added to `acc`.
+ */
+export const driveProject = async (
+  host: Host,
+  setup: Setup,
+  opts: { clients: number; warmup: number; seconds: number },
+  acc: ProjectRun,
+): Promise<void> => {
+  const http = makeHttp(host.baseUrl, opts.clients)
+  let verifications = 0
+  let stopping = false
+  let measuring = false
+  acc.keys = setup.keys.length
+  const key = () => setup.keys[acc.nextKey++ % setup.keys.length]
+  const fail = (what: string) => {
+    if (acc.failures.length < 5) acc.failures.push(what)
+  }
+
+  const client = async () => {
+    while (!stopping) {
+      const to = destination(acc.nextTo++)
+      const t0 = performance.now()
+      const s = await http.request("POST", "/v1/verify/start", key(), { to })
+      const t1 = performance.now()
+      const counted = measuring
+      if (counted) {
+        acc.start.add(t1 - t0)
+        acc.startMix.add(s.status)
+        acc.keyRequests++
+      }
+      if (s.status !== 200) {
+        fail(`start ${s.status} ${s.body}`)
+        continue
+      }
+      const id = JSON.parse(s.body).id as string
+      const r = await http.request("GET", `/console/v1/simulator/sms?to=${encodeURIComponent(to)}`, host.consoleToken)
+      const t2 = performance.now()
+      if (counted) {
+        acc.read.add(t2 - t1)
+        acc.readMix.add(r.status)
+      }
+      if (r.status !== 200) {
+        fail(`read ${r.status} ${r.body}`)
+        continue
+      }
+      const code = codeIn(JSON.parse(r.body).data[0].text)
+      const t3 = performance.now()
+      const c = await http.request("POST", "/v1/verify/check", key(), { id, code })
+      const t4 = performance.now()
+      const verified = c.status === 200 && JSON.parse(c.body).status === "verified"
+      if (!verified) fail(`check ${c.status} ${c.body}`)
+      if (counted && measuring) {
+        acc.check.add(t4 - t3)
+        acc.checkMix.add(verified ? "200 verified" : c.status)
+        acc.keyRequests++
+        if (verified) verifications++
+      }
+    }
+  }
+
+  const loops = Array.from({ length: opts.clients }, client)
+  await sleep(opts.warmup * 1000)
+  measuring = true
+  const cpu0 = processCpuSeconds(host.pid)
+  const own0 = process.cpuUsage()
+  const m0 = machineTicks()
+  const t0 = performance.now()
+  await sleep(opts.seconds * 1000)
+  measuring = false
+  const elapsed = (performance.now() - t0) / 1000
+  const cpu1 = processCpuSeconds(host.pid)
+  const own1 = process.cpuUsage(own0)
+  const m1 = machineTicks()
+  stopping = true
+  await Promise.all(loops)
+  http.close()
+  const busy = busyPercent(m0, m1)
+  acc.machineBusyPercent = Number.isNaN(acc.machineBusyPercent)
+    ? busy
+    : (acc.machineBusyPercent * acc.seconds + busy * elapsed) / (acc.seconds + elapsed)
+  acc.seconds += elapsed
+  acc.verifications += verifications
+  acc.slices.push(verifications / elapsed)
+  acc.hostCpuSeconds += cpu1 - cpu0
+  acc.clientCpuSeconds += (own1.user + own1.system) / 1e6
+  acc.peakRssKb = statusKb(host.pid, "VmHWM")
+}
+
+/** One verification with the host's statement trace on: the statements of each request, in order. */
+export const traceOne = async (host: Host, setup: Setup) => {
+  const http = makeHttp(host.baseUrl, 1)
+  const to = destination(9_999_999)
+  const mark = async () => {
+    await sleep(300)
+    const lines = host.stderr.filter((l) => l.startsWith("SQL\t")).map((l) => l.slice(4))
+    host.stderr.length = 0
+    return lines
+  }
+  await mark()
+  const s = await http.request("POST", "/v1/verify/start", setup.keys[0], { to })
+  const startSql = await mark()
+  const r = await http.request("GET", `/console/v1/simulator/sms?to=${encodeURIComponent(to)}`, host.consoleToken)
+  const readSql = await mark()
+  const c = await http.request("POST", "/v1/verify/check", setup.keys[1], {
+    id: JSON.parse(s.body).id,
+    code: codeIn(JSON.parse(r.body).data[0].text),
+  })
+  const checkSql = await mark()
+  http.close()
+  if (JSON.parse(c.body).status !== "verified") throw new Error(`trace: check answered ${c.status} ${c.body}`)
+  // The background job loop may slip a statement or two in; those touch `jobs`.
+  const own = (lines: Array<string>) => lines.filter((l) => !/\bjobs\b/.test(l))
+  return { start: own(startSql), read: own(readSql), check: own(checkSql) }
+}

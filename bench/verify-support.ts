@@ -1,0 +1,307 @@
+/**
+ * Shared pieces of the Verify benchmark: argument parsing, a keep-alive HTTP client, percentiles,
+ * process and machine CPU readings from /proc, the fresh PostgreSQL schema, the host process.
+ */
+import { type ChildProcess, spawn } from "node:child_process"
+import { randomBytes } from "node:crypto"
+import { readFileSync } from "node:fs"
+import http from "node:http"
+import net from "node:net"
+import { fileURLToPath } from "node:url"
+import pg from "pg"
+
+export const root = fileURLToPath(new URL("..", import.meta.url))
+
+// ---------------------------------------------------------------------------------------------------------------
+// Arguments
+
+export interface Args {
+  readonly store: "pglite" | "postgres" | "both"
+  readonly clients: number
+  readonly seconds: number
+  readonly warmup: number
+  readonly rounds: number
+  readonly keys: number
+  readonly databaseUrl: string
+  readonly statements: boolean
+  readonly ceiling: boolean
+  readonly project: boolean
+  readonly profile: string | undefined
+}
+
+export const parseArgs = (argv: ReadonlyArray<string>): Args => {
+  const named = new Map<string, string>()
+  const flags = new Set<string>()
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]
+    if (!a.startsWith("--")) continue
+    const [k, inline] = a.slice(2).split("=", 2)
+    if (inline !== undefined) named.set(k, inline)
+    else if (i + 1 < argv.length && !argv[i + 1].startsWith("--")) named.set(k, argv[++i])
+    else flags.add(k)
+  }
+  const int = (k: string, d: number) => {
+    const v = named.get(k)
+    if (v === undefined) return d
+    const n = Number(v)
+    if (!Number.isFinite(n) || n <= 0) throw new Error(`--${k} must be a positive number`)
+    return n
+  }
+  const store = named.get("store") ?? "both"
+  if (store !== "pglite" && store !== "postgres" && store !== "both") throw new Error("--store pglite|postgres|both")
+  return {
+    store,
+    clients: Math.floor(int("clients", 16)),
+    seconds: int("seconds", 15),
+    warmup: int("warmup", 2),
+    rounds: Math.floor(int("rounds", 3)),
+    keys: Math.floor(int("keys", 2000)),
+    databaseUrl: named.get("database-url") ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test",
+    statements: flags.has("statements"),
+    ceiling: !flags.has("no-ceiling"),
+    project: !flags.has("no-project"),
+    profile: named.get("cpu-prof-dir"),
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Figures
+
+/** Latencies in milliseconds, kept whole so percentiles are exact. */
+export class Latencies {
+  private values: Array<number> = []
+  add(ms: number) {
+    this.values.push(ms)
+  }
+  get count() {
+    return this.values.length
+  }
+  percentile(p: number): number {
+    if (this.values.length === 0) return Number.NaN
+    const sorted = Float64Array.from(this.values).sort()
+    return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]
+  }
+  reset() {
+    this.values = []
+  }
+}
+
+/** A counter of answers by status, e.g. `200: 12034`. */
+export class StatusMix {
+  readonly counts = new Map<string, number>()
+  add(status: number | string) {
+    const k = String(status)
+    this.counts.set(k, (this.counts.get(k) ?? 0) + 1)
+  }
+  reset() {
+    this.counts.clear()
+  }
+  toString() {
+    return [...this.counts.entries()].sort().map(([k, v]) => `${k}: ${v}`).join(", ") || "-"
+  }
+}
+
+export const fmt = (n: number, digits = 0) =>
+  Number.isFinite(n) ? n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits }) : "-"
+
+export const ms = (n: number) => (Number.isFinite(n) ? `${n.toFixed(n < 10 ? 2 : 1)} ms` : "-")
+
+// ---------------------------------------------------------------------------------------------------------------
+// /proc readings (Linux)
+
+const clockTick = 100
+
+/** CPU seconds (user + system) a process has used so far. */
+export const processCpuSeconds = (pid: number): number => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+    return (Number(fields[11]) + Number(fields[12])) / clockTick
+  } catch {
+    return Number.NaN
+  }
+}
+
+/** A line of /proc/<pid>/status in kB (VmHWM is the peak resident set). */
+export const statusKb = (pid: number, field: "VmHWM" | "VmRSS"): number => {
+  try {
+    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(readFileSync(`/proc/${pid}/status`, "utf8"))
+    return m ? Number(m[1]) : Number.NaN
+  } catch {
+    return Number.NaN
+  }
+}
+
+/** Busy and total jiffies of the whole machine. */
+export const machineTicks = (): { busy: number; total: number } => {
+  try {
+    const cpu = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number)
+    const total = cpu.reduce((a, b) => a + b, 0)
+    const idle = cpu[3] + (cpu[4] ?? 0)
+    return { busy: total - idle, total }
+  } catch {
+    return { busy: Number.NaN, total: Number.NaN }
+  }
+}
+
+/** Machine busy share between two readings, in percent of all cores. */
+export const busyPercent = (a: ReturnType<typeof machineTicks>, b: ReturnType<typeof machineTicks>) =>
+  (100 * (b.busy - a.busy)) / (b.total - a.total)
+
+// ---------------------------------------------------------------------------------------------------------------
+// PostgreSQL: a fresh schema per run
+
+export const withSearchPath = (url: string, schema: string): string => {
+  const u = new URL(url)
+  u.searchParams.set("options", `-c search_path=${schema}`)
+  return u.toString()
+}
+
+export interface FreshSchema {
+  readonly url: string
+  readonly schema: string
+  readonly drop: () => Promise<void>
+}
+
+export const freshSchema = async (url: string, prefix: string): Promise<FreshSchema> => {
+  const schema = `${prefix}_${randomBytes(6).toString("hex")}`
+  const admin = new pg.Client({ connectionString: url })
+  await admin.connect()
+  await admin.query(`CREATE SCHEMA ${schema}`)
+  await admin.end()
+  return {
+    url: withSearchPath(url, schema),
+    schema,
+    drop: async () => {
+      const c = new pg.Client({ connectionString: url })
+      await c.connect()
+      await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
+      await c.end()
+    },
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// HTTP
+
+export interface Answer {
+  readonly status: number
+  readonly body: string
+}
+
+export const makeHttp = (baseUrl: string, sockets: number) => {
+  const u = new URL(baseUrl)
+  const agent = new http.Agent({ keepAlive: true, maxSockets: sockets, maxFreeSockets: sockets })
+  const request = (method: string, path: string, token: string, body?: unknown): Promise<Answer> =>
+    new Promise((resolve, reject) => {
+      const payload = body === undefined ? undefined : JSON.stringify(body)
+      const headers: Record<string, string | number> = { authorization: `Bearer ${token}` }
+      if (payload !== undefined) {
+        headers["content-type"] = "application/json"
+        headers["content-length"] = Buffer.byteLength(payload)
+      }
+      const req = http.request({ host: u.hostname, port: u.port, method, path, headers, agent }, (res) => {
+        const chunks: Array<Buffer> = []
+        res.on("data", (c: Buffer) => chunks.push(c))
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }))
+        res.on("error", reject)
+      })
+      req.on("error", reject)
+      req.end(payload)
+    })
+  return { request, close: () => agent.destroy() }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The host process
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const s = net.createServer()
+    s.once("error", reject)
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as net.AddressInfo).port
+      s.close(() => resolve(port))
+    })
+  })
+
+export interface Host {
+  readonly baseUrl: string
+  readonly pid: number
+  readonly consoleToken: string
+  /** Lines the host wrote to stderr (the statement trace, errors). */
+  readonly stderr: Array<string>
+  readonly stop: () => Promise<void>
+}
+
+/**
+ * Starts `hosts/node.ts` as its own process: `node --import tsx hosts/node.ts`, which is what
+ * `npx tsx hosts/node.ts` runs, but with the host itself as the child so /proc/<pid> is the server's.
+ */
+export const startHost = async (
+  env: Record<string, string>,
+  opts: { trace?: boolean; cpuProfDir?: string } = {},
+): Promise<Host> => {
+  const port = await freePort()
+  const consoleToken = `console_bench_${randomBytes(12).toString("hex")}`
+  const nodeArgs = ["--import", "tsx"]
+  if (opts.trace) nodeArgs.push("--import", "./bench/verify-trace.ts")
+  if (opts.cpuProfDir) nodeArgs.push("--cpu-prof", "--cpu-prof-dir", opts.cpuProfDir)
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, "hosts/node.ts"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      SMS_PROVIDER: "simulator",
+      CONSOLE_TOKEN: consoleToken,
+      CLOCK: "system",
+      STORE: "sql",
+      DATABASE_URL: "",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  })
+  const stderr: Array<string> = []
+  let pending = ""
+  child.stderr!.on("data", (c: Buffer) => {
+    pending += c.toString("utf8")
+    const lines = pending.split("\n")
+    pending = lines.pop()!
+    stderr.push(...lines)
+  })
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)))
+  await new Promise<void>((resolve, reject) => {
+    let out = ""
+    const onData = (c: Buffer) => {
+      out += c.toString("utf8")
+      if (out.includes("listening on")) {
+        child.stdout!.off("data", onData)
+        child.stdout!.resume()
+        resolve()
+      }
+    }
+    child.stdout!.on("data", onData)
+    void exited.then((code) => reject(new Error(`host exited (${code}) before listening:\n${stderr.join("\n")}`)))
+  })
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
+    consoleToken,
+    stderr,
+    stop: async () => {
+      if (child.exitCode === null) child.kill("SIGTERM")
+      const timer = setTimeout(() => child.exitCode === null && child.kill("SIGKILL"), 10_000)
+      await exited
+      clearTimeout(timer)
+    },
+  }
+}
+
+export const sleep = (msecs: number) => new Promise((r) => setTimeout(r, msecs))
+
+/** `+96655` and seven digits: distinct Saudi mobiles, never the simulator's refused number. */
+export const destination = (n: number) => `+96655${String(n % 10_000_000).padStart(7, "0")}`
+
+/** The code in a simulated SMS text: its one standalone run of digits. */
+export const codeIn = (text: string): string => /\b\d{4,8}\b/.exec(text)![0]

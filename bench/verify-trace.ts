@@ -1,0 +1,27 @@
+/**
+ * Preload for the Node host (`node --import tsx --import ./bench/verify-trace.ts hosts/node.ts`): writes
+ * every SQL statement the process sends, one line each (`SQL\t<text>`), to stderr. Used by
+ * `bench/verify.ts --statements` to count the statements of one verification; never in a timed run.
+ */
+import { PGlite } from "@electric-sql/pglite"
+import pg from "pg"
+
+const oneLine = (text: unknown) => String(typeof text === "object" && text !== null ? (text as { text: string }).text : text)
+  .replace(/\s+/g, " ")
+  .trim()
+
+const log = (text: unknown) => process.stderr.write(`SQL\t${oneLine(text)}\n`)
+
+const pgQuery = pg.Client.prototype.query
+pg.Client.prototype.query = function(this: unknown, ...args: Array<unknown>) {
+  log(args[0])
+  return (pgQuery as (...a: Array<unknown>) => unknown).apply(this, args)
+} as typeof pgQuery
+
+for (const method of ["query", "exec"] as const) {
+  const original = PGlite.prototype[method]
+  ;(PGlite.prototype as any)[method] = function(this: PGlite, ...args: Array<unknown>) {
+    log(args[0])
+    return (original as (...a: Array<unknown>) => unknown).apply(this, args)
+  }
+}

@@ -1,0 +1,24 @@
+/**
+ * Lifting the pause the protection guard set (spec Section 3, `service.unpaused`): codes go out again.
+ * Unpausing an application that is not paused answers it unchanged and fires nothing.
+ */
+import { Clock, Effect, Option } from "effect"
+import { ApplicationsRepo } from "../../ports/store/accounts.ts"
+import { Transactor } from "../../ports/store/transactor.ts"
+import { NotFound } from "../errors.ts"
+import type { ApplicationId } from "../shared/brands.ts"
+import type { Application } from "./model.ts"
+import { serviceEvent } from "./service-events.ts"
+
+export const unpauseApplication = Effect.fn("Accounts.unpause")(function*(applicationId: ApplicationId) {
+  const apps = yield* ApplicationsRepo
+  return yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
+    const found = yield* apps.getForUpdate(applicationId)
+    if (Option.isNone(found)) return yield* new NotFound({})
+    if (!found.value.paused) return found.value
+    const unpaused: Application = { ...found.value, paused: false }
+    yield* apps.update(unpaused)
+    yield* serviceEvent(unpaused, "service.unpaused", yield* Clock.currentTimeMillis, { paused: false })
+    return unpaused
+  }))
+})

@@ -1,0 +1,110 @@
+/**
+ * The webhook dispatcher: routes new outbox events into deliveries, then leases due deliveries and
+ * attempts them, recording each attempt and scheduling the next. Every process runs it; they share
+ * the work through the store (row locks with SKIP LOCKED, leases that lapse when a process dies).
+ */
+import { Clock, Effect, Either, Option } from "effect"
+import { Secrets } from "../../ports/secrets.ts"
+import type { OutboxEvent } from "../../ports/store/outbox.ts"
+import { Transactor } from "../../ports/store/transactor.ts"
+import { type ClaimedDelivery, type WebhookDelivery, WebhookDeliveriesRepo } from "../../ports/store/webhook-deliveries.ts"
+import { type EndpointOwner, type WebhookEndpoint, WebhookEndpointsRepo } from "../../ports/store/webhook-endpoints.ts"
+import { WebhookSigner } from "../../ports/webhook-signer.ts"
+import { WebhookTransport } from "../../ports/webhook-transport.ts"
+import { Webhooks } from "../limits.ts"
+import { envelopeBody, newWebhookId, signedHeaders } from "./envelope.ts"
+import { candidateOwners, routeEvent } from "./routing.ts"
+import { afterAttempt, Dispatch, isSuccessStatus } from "./schedule.ts"
+
+export const WebhookJob = "webhooks.dispatch"
+
+const ownerKey = (o: EndpointOwner) => `${o.kind}:${o.id}`
+
+export class WebhookDispatcher extends Effect.Service<WebhookDispatcher>()("core/WebhookDispatcher", {
+  effect: Effect.gen(function*() {
+    const tx = yield* Transactor
+    const repo = yield* WebhookDeliveriesRepo
+    const endpoints = yield* WebhookEndpointsRepo
+    const secrets = yield* Secrets
+    const signer = yield* WebhookSigner
+    const transport = yield* WebhookTransport
+    // One run at a time in this process: the real-time loops and a simulated-clock advance take turns.
+    const turn = yield* Effect.makeSemaphore(1)
+
+    const delivery = (e: OutboxEvent, owner: EndpointOwner, data: Record<string, unknown>, now: number) =>
+      Effect.map(Effect.zip(secrets.uuid, newWebhookId), ([id, webhookId]): WebhookDelivery => ({
+        id,
+        webhookId,
+        owner,
+        eventId: e.id,
+        event: e.event,
+        data,
+        test: false,
+        status: "pending",
+        scheduledAttempts: 0,
+        manual: false,
+        nextAttemptAt: now,
+        createdAt: now,
+      })).pipe(Effect.provideService(Secrets, secrets))
+
+    /** Routes one batch of new outbox events in one transaction; answers how many events it took. */
+    const route = tx.withTransaction(Effect.gen(function*() {
+      const events = yield* repo.unrouted(Dispatch.routeBatch)
+      if (events.length === 0) return 0
+      const now = yield* Clock.currentTimeMillis
+      const known = new Map<string, WebhookEndpoint | undefined>()
+      for (const owner of events.flatMap(candidateOwners)) {
+        if (!known.has(ownerKey(owner))) known.set(ownerKey(owner), Option.getOrUndefined(yield* endpoints.get(owner)))
+      }
+      const deliveries: Array<WebhookDelivery> = []
+      for (const e of events) {
+        for (const r of routeEvent(e, (o) => known.get(ownerKey(o)))) deliveries.push(yield* delivery(e, r.owner, r.data, now))
+      }
+      yield* repo.enqueue(deliveries)
+      yield* repo.markRouted(events.map((e) => e.id), now)
+      return events.length
+    }))
+
+    /** One attempt of a leased delivery, recorded with its outcome. */
+    const attempt = (c: ClaimedDelivery) =>
+      Effect.gen(function*() {
+        const d = c.delivery
+        const at = yield* Clock.currentTimeMillis
+        const result = c.endpoint === null
+          ? Either.left({ message: "the endpoint no longer exists", latencyMs: 0 })
+          : yield* Effect.either(Effect.suspend(() => {
+            const body = envelopeBody(d, at)
+            const headers = signedHeaders(signer, secrets.unseal(c.endpoint!.secret), d.webhookId, at, body)
+            return transport.post(c.endpoint!.url, headers, body, Webhooks.timeoutMs)
+          }).pipe(Effect.catchAllDefect(() => Effect.fail({ message: "the delivery could not be signed", latencyMs: 0 }))))
+        const status = Either.isRight(result) ? result.right.status : null
+        const succeeded = status !== null && isSuccessStatus(status)
+        const outcome = afterAttempt(d, succeeded, yield* Clock.currentTimeMillis)
+        yield* repo.record(d.id, c.leaseToken, {
+          at,
+          statusCode: status,
+          latencyMs: Either.isRight(result) ? result.right.latencyMs : result.left.latencyMs,
+          error: Either.isLeft(result) ? result.left.message : succeeded ? null : `HTTP ${status}`,
+        }, outcome)
+      })
+
+    /** Leases one batch of due deliveries and attempts them together; answers how many it took. */
+    const deliver = Effect.gen(function*() {
+      const now = yield* Clock.currentTimeMillis
+      const claimed = yield* repo.claimDue(now, now + Dispatch.leaseMs, yield* secrets.uuid, Dispatch.batch)
+      yield* Effect.forEach(claimed, attempt, { concurrency: "unbounded", discard: true })
+      return claimed.length
+    })
+
+    /** Runs until nothing is due now (bounded), so that a simulated-clock advance leaves no due work behind. */
+    const run = turn.withPermits(1)(Effect.gen(function*() {
+      for (let round = 0; round < Dispatch.maxRounds; round++) {
+        const routed = yield* route
+        const delivered = yield* deliver
+        if (routed === 0 && delivered === 0) return
+      }
+    }))
+
+    return { route, deliver, run, nextDue: repo.nextDue } as const
+  }),
+}) {}

@@ -1,0 +1,105 @@
+import { Context, type Effect, type Option } from "effect"
+import type { EventId, Millis } from "../../core/shared/brands.ts"
+import type { OutboxEvent } from "./outbox.ts"
+import type { EndpointOwner, WebhookEndpoint } from "./webhook-endpoints.ts"
+
+/** `pending` while an attempt is scheduled; `failed` once given up. */
+export type DeliveryStatus = "pending" | "succeeded" | "failed"
+
+/** One event (or rehearsal) on its way to one endpoint. */
+export interface WebhookDelivery {
+  readonly id: string
+  /** The `webhook-id` header: the same on every retry and replay. */
+  readonly webhookId: string
+  readonly owner: EndpointOwner
+  /** The outbox event it carries; null for a console rehearsal. */
+  readonly eventId: EventId | null
+  readonly event: string
+  /** The envelope's `data`, as routed (a partner's copy carries `external_id`). */
+  readonly data: Record<string, unknown>
+  /** A rehearsal: the envelope carries `test: true`. */
+  readonly test: boolean
+  readonly status: DeliveryStatus
+  /** Attempts of the automatic schedule made so far (the first attempt and its retries). */
+  readonly scheduledAttempts: number
+  /** A replay of a finished delivery: one attempt, no schedule after it. */
+  readonly manual: boolean
+  /** When the next attempt falls due (null once succeeded or given up). */
+  readonly nextAttemptAt: Millis | null
+  readonly createdAt: Millis
+}
+
+export interface DeliveryAttempt {
+  readonly at: Millis
+  /** The receiver's HTTP status; null when none came (timeout, refused connection). */
+  readonly statusCode: number | null
+  readonly latencyMs: number
+  readonly error: string | null
+}
+
+/** A delivery leased to one caller for one attempt. */
+export interface ClaimedDelivery {
+  readonly delivery: WebhookDelivery
+  /** Proves the lease when the attempt is recorded. */
+  readonly leaseToken: string
+  /** The owner's endpoint as it is now (secret still sealed); null if there is none. */
+  readonly endpoint: WebhookEndpoint | null
+}
+
+/** The delivery's state after an attempt. */
+export interface DeliveryOutcome {
+  readonly status: DeliveryStatus
+  readonly scheduledAttempts: number
+  readonly nextAttemptAt: Millis | null
+}
+
+export interface DeliveryLogEntry {
+  readonly delivery: WebhookDelivery
+  /** Newest first. */
+  readonly attempts: ReadonlyArray<DeliveryAttempt>
+}
+
+/** Webhook deliveries and their attempts log, shared by every process on the store. */
+export class WebhookDeliveriesRepo extends Context.Tag("ports/WebhookDeliveriesRepo")<WebhookDeliveriesRepo, {
+  /**
+   * Up to `limit` outbox events not yet routed, oldest first, locked until the transaction ends and
+   * skipping events another transaction holds. Call inside a transaction, then `markRouted`.
+   */
+  readonly unrouted: (limit: number) => Effect.Effect<ReadonlyArray<OutboxEvent>>
+  readonly markRouted: (eventIds: ReadonlyArray<EventId>, at: Millis) => Effect.Effect<void>
+  /** Inserts new deliveries; one whose (event, owner) already has a delivery is skipped. */
+  readonly enqueue: (deliveries: ReadonlyArray<WebhookDelivery>) => Effect.Effect<void>
+  /**
+   * Leases up to `limit` pending deliveries due at `now` (oldest due first) whose lease is free or
+   * lapsed, until `leaseUntil`, under `leaseToken`. Rows another caller is claiming are skipped.
+   */
+  readonly claimDue: (
+    now: Millis,
+    leaseUntil: Millis,
+    leaseToken: string,
+    limit: number,
+  ) => Effect.Effect<ReadonlyArray<ClaimedDelivery>>
+  /**
+   * Logs the attempt and, if the lease is still `leaseToken`'s, moves the delivery to `outcome` and frees
+   * the lease. Answers whether the outcome was applied (false: the lease lapsed and was taken over).
+   */
+  readonly record: (
+    deliveryId: string,
+    leaseToken: string,
+    attempt: DeliveryAttempt,
+    outcome: DeliveryOutcome,
+  ) => Effect.Effect<boolean>
+  readonly get: (id: string) => Effect.Effect<Option.Option<WebhookDelivery>>
+  /**
+   * Replay: queues an attempt at `now`, freeing any lease. A pending delivery's next scheduled attempt
+   * moves to `now`; a succeeded or given-up delivery gets one `manual` attempt.
+   */
+  readonly replay: (id: string, now: Millis) => Effect.Effect<Option.Option<WebhookDelivery>>
+  /** The owner's deliveries, newest first, each with its attempts. */
+  readonly list: (owner: EndpointOwner, limit: number) => Effect.Effect<ReadonlyArray<DeliveryLogEntry>>
+  /**
+   * When work next falls due: the oldest unrouted outbox event's time, or the earliest pending
+   * delivery's next attempt (a leased one at its lease's end). None when nothing waits.
+   */
+  readonly nextDue: Effect.Effect<Option.Option<Millis>>
+}>() {}

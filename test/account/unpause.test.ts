@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { setupApplication, startServer, type TestServer } from "../support/server.ts"
+
+describe("POST /v1/applications/{application}/unpause lifts the pause the protection guard set", () => {
+  let s: TestServer
+  beforeAll(async () => {
+    s = await startServer()
+  })
+  afterAll(() => s.close())
+
+  it("the guard pauses (403 application_paused); unpause with the account token lets codes go out again", async () => {
+    const { account, app, key } = await setupApplication(s)
+    await s.console("PUT", `/applications/${app.id}/verify-settings`, {
+      guard: { enabled: true, min_sends: 2, min_verified_percent: 50 },
+    })
+    const token = (await s.console("POST", `/accounts/${account.id}/account-tokens`)).token
+    for (const to of ["0551000001", "0551000002"]) {
+      expect((await s.call("POST", "/v1/verify/start", { key, body: { to } })).status).toBe(200)
+    }
+    const refused = await s.call("POST", "/v1/verify/start", { key, body: { to: "0551000003" } })
+    expect(refused.status).toBe(403)
+    expect(refused.body).toEqual({ error: "application_paused" })
+
+    const unpaused = await s.call("POST", `/v1/applications/${app.id}/unpause`, { key: token, body: {} })
+    expect(unpaused.status).toBe(200)
+    expect(unpaused.body.data).toMatchObject({ id: app.id, paused: false })
+    // Raise the bar so the same hour's sends do not pause it again at once.
+    await s.console("PUT", `/applications/${app.id}/verify-settings`, { guard: { min_sends: 100 } })
+    expect((await s.call("POST", "/v1/verify/start", { key, body: { to: "0551000003" } })).status).toBe(200)
+  })
+
+  it("another account's application is 404 not_found; an API key is 401 unauthorized", async () => {
+    const mine = await setupApplication(s)
+    const other = await setupApplication(s)
+    const token = (await s.console("POST", `/accounts/${mine.account.id}/account-tokens`)).token
+    const res = await s.call("POST", `/v1/applications/${other.app.id}/unpause`, { key: token, body: {} })
+    expect(res.status).toBe(404)
+    expect(res.body).toEqual({ error: "not_found" })
+    const withKey = await s.call("POST", `/v1/applications/${mine.app.id}/unpause`, { key: mine.key, body: {} })
+    expect(withKey.status).toBe(401)
+  })
+
+  it("GET /v1/account/wallet reads the balance in halalas and its state", async () => {
+    const { account } = await setupApplication(s, { balance: 1_000 })
+    const token = (await s.console("POST", `/accounts/${account.id}/account-tokens`)).token
+    const res = await s.call("GET", "/v1/account/wallet", { key: token })
+    expect(res.status).toBe(200)
+    expect(res.body.data).toMatchObject({ balance_halalas: 1_000, state: "low", codes_left: 111 })
+  })
+})

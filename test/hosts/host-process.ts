@@ -1,0 +1,183 @@
+/**
+ * Starts a host (Node, Deno, Bun) as a real child process, waits for its banner and parses it.
+ * Shared by the host smoke tests and `bench/http.ts`.
+ *
+ * Deno and Bun run exactly the command of their npm script (`start:deno`, `start:bun`), with the
+ * runtime taken from `node_modules/.bin`. Node runs `hosts/node.ts` through tsx, so no test writes
+ * `dist/` (what `npm start` runs is the same file, built; `built: true` runs that).
+ */
+import { type ChildProcess, spawn } from "node:child_process"
+import { readFileSync } from "node:fs"
+import { createServer } from "node:net"
+import { dirname, join, resolve } from "node:path"
+import { fileURLToPath } from "node:url"
+
+export const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..")
+
+export type HostName = "node" | "deno" | "bun"
+export const hostNames: ReadonlyArray<HostName> = ["node", "deno", "bun"]
+
+const bin = (name: string) => join(root, "node_modules", ".bin", name)
+
+/** The command of an npm script whose first word is a runtime from node_modules/.bin. */
+const fromScript = (script: string, runtime: string): { command: string; args: Array<string> } => {
+  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts: Record<string, string> }
+  const words = pkg.scripts[script]?.trim().split(/\s+/) ?? []
+  if (words[0] !== runtime || words.some((w) => /[&|;<>]/.test(w))) {
+    throw new Error(`package.json script ${script} is not a plain \`${runtime} …\` command: ${pkg.scripts[script]}`)
+  }
+  return { command: bin(runtime), args: words.slice(1) }
+}
+
+/** `built`: the Node host as `npm start` runs it (dist/hosts/node.js, built by scripts/ensure-built.mjs). */
+export const hostCommand = (host: HostName, opts: { built?: boolean } = {}): { command: string; args: Array<string> } => {
+  switch (host) {
+    case "node":
+      return opts.built
+        ? { command: process.execPath, args: ["dist/hosts/node.js"] }
+        : { command: process.execPath, args: ["--import", "tsx", "hosts/node.ts"] }
+    case "deno":
+      return fromScript("start:deno", "deno")
+    case "bun":
+      return fromScript("start:bun", "bun")
+  }
+}
+
+/** A port nobody listens on right now. */
+export const freePort = (): Promise<number> =>
+  new Promise((ok, fail) => {
+    const srv = createServer()
+    srv.once("error", fail)
+    srv.listen(0, "127.0.0.1", () => {
+      const address = srv.address()
+      const port = typeof address === "object" && address ? address.port : 0
+      srv.close(() => ok(port))
+    })
+  })
+
+export interface Banner {
+  readonly url: string
+  readonly consoleToken: string
+  readonly demoAccount?: string
+  readonly demoApplication?: string
+  readonly demoLiveKey?: string
+  readonly demoTestKey?: string
+  readonly provenDestination?: string
+}
+
+const bannerPattern: ReadonlyArray<[keyof Banner, RegExp]> = [
+  ["url", /^listening on (http:\/\/\S+)$/m],
+  ["consoleToken", /^console token: (\S+)$/m],
+  ["demoAccount", /^demo account: (\S+)$/m],
+  ["demoApplication", /^demo application: (\S+)$/m],
+  ["demoLiveKey", /^demo live key: (\S+)$/m],
+  ["demoTestKey", /^demo test key: (\S+)$/m],
+  ["provenDestination", /^demo proven destination \(test key\): (\S+)$/m],
+]
+
+/** A child process that printed what `ready` waits for. */
+export interface ReadyProcess {
+  readonly port: number
+  readonly baseUrl: string
+  readonly child: ChildProcess
+  /** Everything the process wrote so far (stdout and stderr). */
+  readonly output: () => string
+  /** Resolves with the exit code (or the signal name) once the process ends. */
+  readonly exited: Promise<number | string>
+  /** SIGKILL if still running (cleanup). */
+  readonly kill: () => Promise<void>
+  /** SIGTERM, then SIGKILL after `graceMs`; answers the exit code. */
+  readonly stop: (graceMs?: number) => Promise<number | string>
+}
+
+/** Spawns `command` in the project root with PORT=<a free port>, and waits until its output matches `ready`. */
+export const spawnReady = async (
+  name: string,
+  command: string,
+  args: ReadonlyArray<string>,
+  env: Record<string, string>,
+  ready: RegExp,
+  timeoutMs = 90_000,
+): Promise<ReadyProcess> => {
+  const port = await freePort()
+  const child = spawn(command, args, {
+    cwd: root,
+    env: {
+      ...process.env,
+      PATH: `${join(root, "node_modules", ".bin")}:${process.env.PATH ?? ""}`,
+      HOST: "127.0.0.1",
+      DENO_NO_UPDATE_CHECK: "1",
+      NO_COLOR: "1",
+      ...env,
+      PORT: String(port),
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  })
+  let out = ""
+  child.stdout!.setEncoding("utf8").on("data", (s: string) => (out += s))
+  child.stderr!.setEncoding("utf8").on("data", (s: string) => (out += s))
+  const exited = new Promise<number | string>((ok) =>
+    child.once("exit", (code, signal) => ok(code ?? signal ?? "unknown"))
+  )
+  const running = () => child.exitCode === null && child.signalCode === null
+  const kill = async () => {
+    if (running()) {
+      child.kill("SIGKILL")
+      await exited
+    }
+  }
+  const stop = async (graceMs = 10_000) => {
+    if (running()) child.kill("SIGTERM")
+    const timer = setTimeout(() => void kill(), graceMs)
+    const code = await exited
+    clearTimeout(timer)
+    return code
+  }
+  try {
+    await new Promise<void>((ok, fail) => {
+      let settled = false
+      const done = (f: () => void) => {
+        if (settled) return
+        settled = true
+        clearTimeout(timer)
+        clearInterval(poll)
+        f()
+      }
+      const timer = setTimeout(() => done(() => fail(new Error(`${name}: not ready within ${timeoutMs} ms`))), timeoutMs)
+      const poll = setInterval(() => {
+        if (ready.test(out)) done(ok)
+      }, 25)
+      void exited.then((code) => done(() => fail(new Error(`${name} exited (${code}) before it was ready`))))
+    })
+  } catch (e) {
+    await kill()
+    throw new Error(`${(e as Error).message}\n--- output ---\n${out}`)
+  }
+  return { port, baseUrl: `http://127.0.0.1:${port}`, child, output: () => out, exited, kill, stop }
+}
+
+export interface HostProcess extends ReadyProcess {
+  readonly host: HostName
+  readonly banner: Banner
+}
+
+/**
+ * Spawns the host with `env` on top of this process's environment, and waits until it printed the
+ * whole banner (the last demo line, or the console token line when `demo: false`).
+ */
+export const startHost = async (
+  host: HostName,
+  env: Record<string, string>,
+  opts: { timeoutMs?: number; demo?: boolean; built?: boolean } = {},
+): Promise<HostProcess> => {
+  const { command, args } = hostCommand(host, opts)
+  const last = opts.demo === false ? /^console token: \S+$/m : /^demo proven destination \(test key\): \S+$/m
+  const p = await spawnReady(host, command, args, env, last, opts.timeoutMs)
+  const out = p.output()
+  const banner: Record<string, string> = {}
+  for (const [name, re] of bannerPattern) {
+    const m = re.exec(out)
+    if (m) banner[name] = m[1]
+  }
+  return { ...p, host, banner: banner as unknown as Banner }
+}

@@ -1,0 +1,116 @@
+/**
+ * The same HTTP smoke set against the Node, Deno and Bun hosts, each a real process on PGlite in
+ * memory: the banner, health, the order of checks at the edge, a Verify round trip, graceful stop.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type HostName, hostNames, type HostProcess, startHost } from "./host-process.ts"
+
+const consoleToken = "console-smoke-token"
+
+describe.each(hostNames.map((h) => [h] as [HostName]))("the %s host as a process", (host) => {
+  let p: HostProcess
+  const call = async (
+    method: string,
+    path: string,
+    opts: { key?: string; body?: unknown } = {},
+  ): Promise<{ status: number; headers: Headers; body: any }> => {
+    const headers: Record<string, string> = {}
+    if (opts.key !== undefined) headers.authorization = `Bearer ${opts.key}`
+    if (opts.body !== undefined) headers["content-type"] = "application/json"
+    const res = await fetch(p.baseUrl + path, {
+      method,
+      headers,
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+    })
+    const text = await res.text()
+    let body: unknown = text
+    try {
+      body = JSON.parse(text)
+    } catch { /* not JSON */ }
+    return { status: res.status, headers: res.headers, body }
+  }
+
+  beforeAll(async () => {
+    p = await startHost(host, { PGLITE_DIR: "memory://", CONSOLE_TOKEN: consoleToken, CLOCK: "system" })
+  }, 120_000)
+  afterAll(async () => {
+    await p?.kill()
+  })
+
+  it("prints the banner in the pinned order", () => {
+    const lines = p.output().split("\n").filter((l) => /^(listening on|console token|demo )/.test(l))
+    expect(lines[0]).toBe(`listening on http://127.0.0.1:${p.port}`)
+    expect(lines[1]).toBe(`console token: ${consoleToken}`)
+    expect(lines.slice(2).map((l) => l.split(":")[0])).toEqual([
+      "demo account",
+      "demo application",
+      "demo live key",
+      "demo test key",
+      "demo proven destination (test key)",
+    ])
+    expect(p.banner.demoLiveKey).toMatch(/^svc_live_/)
+    expect(p.banner.demoTestKey).toMatch(/^svc_test_/)
+    expect(p.banner.provenDestination).toBe("+966500000000")
+  })
+
+  it("GET /healthz answers 200 {status: ok} with an X-Request-Id", async () => {
+    const res = await call("GET", "/healthz")
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual({ status: "ok" })
+    expect(res.headers.get("content-type")).toContain("application/json")
+    expect(res.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/)
+  })
+
+  it("an unknown route is 404 not_found", async () => {
+    const res = await call("GET", "/v1/nothing-here")
+    expect(res.status).toBe(404)
+    expect(res.body.error).toBe("not_found")
+    expect(res.headers.get("x-request-id")).toBeTruthy()
+  })
+
+  it("a Verify round trip with the demo live key: start, the simulator's code, check; the /api/v1 alias", async () => {
+    const key = p.banner.demoLiveKey!
+    const started = await call("POST", "/v1/verify/start", { key, body: { to: "0551234567" } })
+    expect(started.status).toBe(200)
+    expect(started.body.status).toBe("pending")
+    expect(started.body.to).toBe("+966551234567")
+
+    const sms = await call("GET", `/console/v1/simulator/sms?to=${encodeURIComponent("+966551234567")}`, {
+      key: consoleToken,
+    })
+    expect(sms.status).toBe(200)
+    const code = /\b\d{4,8}\b/.exec(sms.body.data[0].text)![0]
+
+    const checked = await call("POST", "/v1/verify/check", { key, body: { id: started.body.id, code } })
+    expect(checked.status).toBe(200)
+    expect(checked.body.status).toBe("verified")
+
+    const read = await call("GET", `/api/v1/verify/${started.body.id}`, { key })
+    expect(read.status).toBe(200)
+    expect(read.body.id).toBe(started.body.id)
+    expect(read.body.status).toBe("verified")
+  })
+
+  it("401 without a key", async () => {
+    const res = await call("POST", "/v1/verify/start", { body: { to: "0551234567" } })
+    expect(res.status).toBe(401)
+    expect(res.body.error).toBe("unauthorized")
+  })
+
+  it("a console route is 401 without the console token", async () => {
+    const none = await call("GET", "/console/v1/simulator/sms?to=0551234567")
+    expect(none.status).toBe(401)
+    expect(none.body.error).toBe("unauthorized")
+    const wrong = await call("GET", "/console/v1/simulator/sms?to=0551234567", { key: p.banner.demoLiveKey })
+    expect(wrong.status).toBe(401)
+  })
+
+  it("SIGTERM stops the process with exit code 0 within a few seconds", async () => {
+    p.child.kill("SIGTERM")
+    const code = await Promise.race([
+      p.exited,
+      new Promise((ok) => setTimeout(() => ok("still running after 10 s"), 10_000)),
+    ])
+    expect(code, p.output()).toBe(0)
+  }, 15_000)
+})

@@ -1,0 +1,158 @@
+/**
+ * Verify's use cases on the memory store, for `it.effect` tests on the TestClock: the layers of
+ * adapters/platform.ts (memory store, node-crypto secrets, SMS simulator, Verify, Console), plus a
+ * switch that makes the simulated network refuse every text (to refuse a resend).
+ */
+import { Context, Effect, Either, Layer, Option } from "effect"
+import { SmsGatewaySimulator } from "../../adapters/sms/simulator.ts"
+import { MemoryPlatformSecret } from "../../adapters/memory/platform-secret.ts"
+import { MemoryStore } from "../../adapters/memory/store.ts"
+import { SecretsLive } from "../../adapters/secrets/node-crypto.ts"
+import { Console } from "../../core/console/service.ts"
+import { authorize, type KeyPrincipal } from "../../core/pipeline/authenticate.ts"
+import type { ApiRequest } from "../../core/pipeline/request.ts"
+import type { AccountId, ApplicationId, SaudiMobile, VerificationId } from "../../core/shared/brands.ts"
+import { parseSaudiMobile } from "../../core/shared/phone.ts"
+import { parseStart } from "../../core/verify/requests.ts"
+import { Verify } from "../../core/verify/service.ts"
+import { SmsGateway, SmsRefused } from "../../ports/sms.ts"
+import { ApplicationsRepo } from "../../ports/store/accounts.ts"
+import { type OutboxEvent, OutboxRepo } from "../../ports/store/outbox.ts"
+import { SimulatedSmsRepo } from "../../ports/store/simulator.ts"
+import { VerificationsRepo } from "../../ports/store/verify.ts"
+import { WalletRepo } from "../../ports/store/wallet.ts"
+
+/** While `refusing`, the simulated network refuses every text (as it always refuses `+966500000001`). */
+export class NetworkSwitch extends Context.Tag("test/NetworkSwitch")<NetworkSwitch, { refusing: boolean }>() {}
+
+const SwitchableSms = Layer.effect(
+  SmsGateway,
+  Effect.gen(function*() {
+    const network = yield* NetworkSwitch
+    const simulator = yield* SmsGateway
+    return {
+      send: (sms) =>
+        network.refusing
+          ? Effect.fail(new SmsRefused({ providerCode: "switched_off", message: "The test switched the network off." }))
+          : simulator.send(sms),
+    }
+  }),
+).pipe(Layer.provide(SmsGatewaySimulator))
+
+/** A fresh platform (empty memory store) each time it is provided. */
+export const VerifyTestLayer = () => {
+  const infra = Layer.provideMerge(SecretsLive, Layer.merge(MemoryStore, MemoryPlatformSecret))
+  const sms = Layer.provideMerge(
+    SwitchableSms,
+    Layer.provideMerge(Layer.sync(NetworkSwitch, () => ({ refusing: false })), infra),
+  )
+  return Layer.provideMerge(Console.Default, Layer.provideMerge(Verify.Default, sms))
+}
+
+export const RefusedNumber = "+966500000001"
+
+const fakeRequest = (key: string, body: Record<string, unknown>): ApiRequest => ({
+  method: "POST",
+  path: "/v1/verify/start",
+  query: new URLSearchParams(),
+  header: (name) => (name === "authorization" ? `Bearer ${key}` : undefined),
+  body: JSON.stringify(body),
+  ip: "127.0.0.1",
+  requestId: "test",
+})
+
+/** Runs the order of checks' steps 1 to 3 for a key, as the HTTP edge does. */
+export const principalOf = (key: string, body: Record<string, unknown> = {}) =>
+  Effect.flatMap(
+    authorize(fakeRequest(key, body), { audience: "application_or_partner", scope: "verify:send" }),
+    (p) => (p._tag === "Key" ? Effect.succeed(p) : Effect.dieMessage("not a key principal")),
+  )
+
+export interface SetupOptions {
+  readonly balance?: number
+  readonly mode?: "live" | "test"
+  /** Console verify settings applied to the application. */
+  readonly settings?: Record<string, unknown>
+  /** Numbers put on the account's proven list. */
+  readonly proven?: ReadonlyArray<string>
+}
+
+export interface Setup {
+  readonly accountId: AccountId
+  readonly applicationId: ApplicationId
+  readonly key: string
+  readonly p: KeyPrincipal
+}
+
+/** An account with an approved application, a funded wallet and one key, made through the console. */
+export const setup = (opts: SetupOptions = {}) =>
+  Effect.gen(function*() {
+    const c = yield* Console
+    const account = yield* c.createAccount({ name: "Merchant" })
+    const app = yield* c.createApplication(account.id, { name: "Shop", approved: true })
+    const balance = opts.balance ?? 10_000
+    if (balance > 0) yield* c.creditWallet(account.id, { amount_halalas: balance })
+    const key = yield* c.createKey(app.id, { mode: opts.mode ?? "live" })
+    if (opts.settings) yield* c.putVerifySettings(app.id, opts.settings)
+    for (const to of opts.proven ?? []) yield* c.addSandboxDestination(account.id, { to })
+    const p = yield* principalOf(key.key)
+    return {
+      accountId: account.id as AccountId,
+      applicationId: app.id as ApplicationId,
+      key: key.key,
+      p,
+    } satisfies Setup
+  }).pipe(Effect.orDie)
+
+/** `POST /v1/verify/start` through the use case, the body parsed as the edge parses it. */
+export const start = (p: KeyPrincipal, to: string, opts: { client_ip?: string; reference?: string } = {}) =>
+  Effect.gen(function*() {
+    const input = parseStart({ to, ...opts })
+    if (Either.isLeft(input)) return yield* Effect.dieMessage(`bad start body: ${input.left._tag}`)
+    return yield* (yield* Verify).start(p, input.right)
+  })
+
+export const check = (p: KeyPrincipal, id: string, code: string) =>
+  Effect.flatMap(Verify, (v) => v.check(p, { id, code }))
+export const resend = (p: KeyPrincipal, id: string) => Effect.flatMap(Verify, (v) => v.resend(p, id))
+export const cancel = (p: KeyPrincipal, id: string) => Effect.flatMap(Verify, (v) => v.cancel(p, id))
+export const read = (p: KeyPrincipal, id: string) => Effect.flatMap(Verify, (v) => v.read(p, id))
+
+const mobile = (to: string): SaudiMobile => Option.getOrThrow(parseSaudiMobile(to))
+
+/** Every text the simulator logged to `to`, newest first. */
+export const textsTo = (to: string) => Effect.flatMap(SimulatedSmsRepo, (log) => log.listTo(mobile(to), 1000))
+
+/** The code of the latest text to `to`: its one standalone run of digits. */
+export const latestCode = (to: string) =>
+  Effect.map(textsTo(to), (texts) => {
+    if (texts.length === 0) throw new Error(`no text to ${to}`)
+    return /\b\d{4,8}\b/.exec(texts[0].text)![0]
+  })
+
+/** A code that is not `code` (same length). */
+export const wrongCode = (code: string) => code.split("").map((d) => String((Number(d) + 1) % 10)).join("")
+
+/** Every outbox event, oldest first. */
+export const allEvents = Effect.map(
+  Effect.flatMap(OutboxRepo, (o) => o.listRecent(100_000)),
+  (events): ReadonlyArray<OutboxEvent> => events.slice().reverse(),
+)
+
+/** The events of one verification, oldest first. */
+export const eventsOf = (verificationId: string) =>
+  Effect.map(allEvents, (events) => events.filter((e) => e.data.id === verificationId))
+
+export const eventNamesOf = (verificationId: string) =>
+  Effect.map(eventsOf(verificationId), (es) => es.map((e) => e.event))
+
+export const balanceOf = (accountId: AccountId) => Effect.flatMap(WalletRepo, (w) => w.balance(accountId))
+
+export const storedVerification = (id: string) => Effect.flatMap(VerificationsRepo, (r) => r.get(id as VerificationId))
+
+export const applicationOf = (id: ApplicationId) =>
+  Effect.map(Effect.flatMap(ApplicationsRepo, (r) => r.get(id)), Option.getOrThrow)
+
+export const setNetwork = (refusing: boolean) => Effect.map(NetworkSwitch, (n) => (n.refusing = refusing))
+
+export const minutes = (n: number) => n * 60_000

@@ -5,7 +5,7 @@ import { AccountsRepo, ApplicationsRepo } from "../../ports/store/accounts.ts"
 import { client, first, num, type Row } from "./rows.ts"
 
 export const accountColumns = "id, name, sandbox_only, partner, status, created_at"
-export const applicationColumns = "id, account_id, name, status, external_id, paused, created_at"
+export const applicationColumns = "id, account_id, name, status, external_id, paused, unpaused_at, created_at"
 
 /** `prefix` reads aliased columns of a join (`acc_id`, ...). */
 export const toAccount = (row: Row, prefix = ""): Account => ({
@@ -24,6 +24,7 @@ export const toApplication = (row: Row, prefix = ""): Application => ({
   status: row[`${prefix}status`] as ApplicationStatus,
   externalId: row[`${prefix}external_id`] ?? null,
   paused: row[`${prefix}paused`],
+  unpausedAt: row[`${prefix}unpaused_at`] == null ? null : num(row[`${prefix}unpaused_at`]),
   createdAt: num(row[`${prefix}created_at`]),
 })
 
@@ -57,8 +58,9 @@ export const ApplicationsRepoSql = Layer.effect(
     const one = (rows: ReadonlyArray<Row>) => first(rows, (row) => toApplication(row))
     return {
       insert: (a) =>
-        sql`INSERT INTO applications (id, account_id, name, status, external_id, paused, created_at)
-          VALUES (${a.id}, ${a.accountId}, ${a.name}, ${a.status}, ${a.externalId}, ${a.paused}, ${a.createdAt})`.pipe(
+        sql`INSERT INTO applications (id, account_id, name, status, external_id, paused, unpaused_at, created_at)
+          VALUES (${a.id}, ${a.accountId}, ${a.name}, ${a.status}, ${a.externalId}, ${a.paused}, ${a.unpausedAt},
+            ${a.createdAt})`.pipe(
           Effect.asVoid,
           Effect.orDie,
         ),
@@ -72,7 +74,7 @@ export const ApplicationsRepoSql = Layer.effect(
           ORDER BY (id::text = ${idOrExternalId}) DESC, created_at, id LIMIT 1`.pipe(Effect.map(one), Effect.orDie),
       update: (a) =>
         sql`UPDATE applications SET account_id = ${a.accountId}, name = ${a.name}, status = ${a.status},
-          external_id = ${a.externalId}, paused = ${a.paused} WHERE id = ${a.id}`.pipe(Effect.asVoid, Effect.orDie),
+          external_id = ${a.externalId}, paused = ${a.paused}, unpaused_at = ${a.unpausedAt} WHERE id = ${a.id}`.pipe(Effect.asVoid, Effect.orDie),
     }
   }),
 )

@@ -32,7 +32,8 @@ const byHash = `SELECT
     a.id AS acc_id, a.name AS acc_name, a.sandbox_only AS acc_sandbox_only, a.partner AS acc_partner,
     a.status AS acc_status, a.created_at AS acc_created_at,
     p.id AS ap_id, p.account_id AS ap_account_id, p.name AS ap_name, p.status AS ap_status,
-    p.external_id AS ap_external_id, p.paused AS ap_paused, p.created_at AS ap_created_at
+    p.external_id AS ap_external_id, p.paused AS ap_paused, p.unpaused_at AS ap_unpaused_at,
+    p.created_at AS ap_created_at
   FROM credentials c
   JOIN accounts a ON a.id = c.account_id
   LEFT JOIN applications p ON p.id = c.application_id

@@ -14,11 +14,13 @@ import { Effect } from "effect"
 import foundation from "./migrations/0001_foundation.ts"
 import platformSecret from "./migrations/0002_platform_secret.ts"
 import webhooks from "./migrations/0003_webhooks.ts"
+import unpausedAt from "./migrations/0005_application_unpaused_at.ts"
 
 export const migrations = {
   "0001_foundation": foundation,
   "0002_platform_secret": platformSecret,
   "0003_webhooks": webhooks,
+  "0005_application_unpaused_at": unpausedAt,
 }
 
 const table = "effect_sql_migrations"

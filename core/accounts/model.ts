@@ -22,5 +22,7 @@ export interface Application {
   readonly externalId: string | null
   /** Set by the protection guard; lifted by the account API's unpause. */
   readonly paused: boolean
+  /** When the pause was last lifted: the guard counts only the sends after it. */
+  readonly unpausedAt: Millis | null
   readonly createdAt: Millis
 }

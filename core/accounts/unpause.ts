@@ -16,9 +16,10 @@ export const unpauseApplication = Effect.fn("Accounts.unpause")(function*(applic
     const found = yield* apps.getForUpdate(applicationId)
     if (Option.isNone(found)) return yield* new NotFound({})
     if (!found.value.paused) return found.value
-    const unpaused: Application = { ...found.value, paused: false }
+    const now = yield* Clock.currentTimeMillis
+    const unpaused: Application = { ...found.value, paused: false, unpausedAt: now }
     yield* apps.update(unpaused)
-    yield* serviceEvent(unpaused, "service.unpaused", yield* Clock.currentTimeMillis, { paused: false })
+    yield* serviceEvent(unpaused, "service.unpaused", now, { paused: false })
     return unpaused
   }))
 })

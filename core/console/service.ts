@@ -83,6 +83,7 @@ export class Console extends Effect.Service<Console>()("core/Console", {
         status: approved ? "active" : "pending",
         externalId: externalId ?? null,
         paused: false,
+        unpausedAt: null,
         createdAt: yield* Clock.currentTimeMillis,
       }
       yield* apps.insert(created)

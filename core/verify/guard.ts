@@ -18,7 +18,8 @@ export const guardTrips = (sends: number, verified: number, settings: VerifySett
 export const tripGuard = (application: Application, settings: VerifySettings, now: Millis) =>
   Effect.gen(function*() {
     if (!settings.guard.enabled || application.paused) return
-    const stats = yield* (yield* VerifySendsRepo).guardStats(application.id, now - GuardDefaults.windowMs)
+    const since = Math.max(now - GuardDefaults.windowMs, application.unpausedAt ?? 0)
+    const stats = yield* (yield* VerifySendsRepo).guardStats(application.id, since)
     if (!guardTrips(stats.sends, stats.verified, settings.guard)) return
     const paused = { ...application, paused: true }
     yield* (yield* ApplicationsRepo).update(paused)

@@ -13,7 +13,7 @@ import type { KeyPrincipal } from "../pipeline/authenticate.ts"
 import type { EventId, Millis, VerificationId } from "../shared/brands.ts"
 import { Uuid } from "../shared/brands.ts"
 import { isSandboxMode } from "../shared/key-mode.ts"
-import { alertLowBalance, charge, type ChargeRequest, refund } from "../wallet/charge.ts"
+import { alertLowBalance, charge, type ChargeRequest, crossesLowBalance, refund } from "../wallet/charge.ts"
 import { tripGuard } from "./guard.ts"
 import { type Decision, decide, hasExpired, type VerificationEvent } from "./machine.ts"
 import type { Verification, VerifySettings } from "./model.ts"
@@ -125,13 +125,16 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
      * What follows a send the network accepted: the protection guard and `balance.low`. A refused send
      * is rolled back as if never attempted, so it must neither pause the application nor fire an alert.
      */
-    const afterSend = (p: KeyPrincipal, ctx: SendContext, verificationId: VerificationId, balanceAfter: number | null) =>
-      tx.withTransaction(Effect.gen(function*() {
+    const afterSend = (p: KeyPrincipal, ctx: SendContext, verificationId: VerificationId, balanceAfter: number | null) => {
+      const charged = chargeOf(p, ctx.priceHalalas, verificationId, ctx.now)
+      const alert = balanceAfter !== null && crossesLowBalance(charged, balanceAfter)
+      // Most sends have nothing to do here: skip the transaction then (it is on the hot path).
+      if (!ctx.settings.guard.enabled && !alert) return Effect.void
+      return tx.withTransaction(Effect.gen(function*() {
         yield* tripGuard(yield* lockApplication(p), ctx.settings, ctx.now)
-        if (balanceAfter !== null) {
-          yield* alertLowBalance(chargeOf(p, ctx.priceHalalas, verificationId, ctx.now), balanceAfter)
-        }
+        if (alert) yield* alertLowBalance(charged, balanceAfter!)
       }))
+    }
 
     const priceFor = (p: KeyPrincipal) => (isSandboxMode(p.mode) ? 0 : Prices.verifySmsHalalas)
 

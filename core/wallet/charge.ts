@@ -44,10 +44,15 @@ export const charge = (req: ChargeRequest) =>
   })
 
 /** Fires `balance.low` when the charge `req`, which left `after`, took a partner's balance below the threshold. */
+/** A partner's charge took the balance from at or above the alert to below it. */
+export const crossesLowBalance = (req: ChargeRequest, after: number) =>
+  req.account.partner && after < Wallet.lowBalanceAlertHalalas &&
+  after + req.priceHalalas >= Wallet.lowBalanceAlertHalalas
+
 export const alertLowBalance = (req: ChargeRequest, after: number) =>
   Effect.gen(function*() {
     const threshold = Wallet.lowBalanceAlertHalalas
-    if (!req.account.partner || after >= threshold || after + req.priceHalalas < threshold) return
+    if (!crossesLowBalance(req, after)) return
     const id = (yield* (yield* Secrets).uuid) as EventId
     yield* (yield* OutboxRepo).append([{
       id,

@@ -96,8 +96,13 @@ export class WebhookDispatcher extends Effect.Service<WebhookDispatcher>()("core
       return claimed.length
     })
 
-    /** Runs until nothing is due now (bounded), so that a simulated-clock advance leaves no due work behind. */
+    /**
+     * Runs until nothing is due now (bounded), so that a simulated-clock advance leaves no due work
+     * behind. An idle run costs one query.
+     */
     const run = turn.withPermits(1)(Effect.gen(function*() {
+      const due = yield* repo.nextDue
+      if (Option.isNone(due) || due.value > (yield* Clock.currentTimeMillis)) return
       for (let round = 0; round < Dispatch.maxRounds; round++) {
         const routed = yield* route
         const delivered = yield* deliver

@@ -50,6 +50,7 @@ const service = (event: string, c: SampleContext) => {
     status: "active",
     externalId: "sample-external-id",
     paused: false,
+    unpausedAt: null,
     createdAt: c.now,
   }
   return serviceEventData(app, event === "service.rejected" ? { reason_code: "sample", appealable: true } : {})

@@ -21,12 +21,15 @@ describe("POST /v1/applications/{application}/unpause lifts the pause the protec
     expect(refused.status).toBe(403)
     expect(refused.body).toEqual({ error: "application_paused" })
 
+    await s.call("POST", "/console/v1/simulator/clock", { key: s.consoleToken, body: { advance_ms: 1_000 } })
     const unpaused = await s.call("POST", `/v1/applications/${app.id}/unpause`, { key: token, body: {} })
     expect(unpaused.status).toBe(200)
     expect(unpaused.body.data).toMatchObject({ id: app.id, paused: false })
-    // Raise the bar so the same hour's sends do not pause it again at once.
-    await s.console("PUT", `/applications/${app.id}/verify-settings`, { guard: { min_sends: 100 } })
+    // The guard counts only the sends after the pause was lifted: the next ones go out.
     expect((await s.call("POST", "/v1/verify/start", { key, body: { to: "0551000003" } })).status).toBe(200)
+    expect((await s.call("POST", "/v1/verify/start", { key, body: { to: "0551000004" } })).status).toBe(200)
+    // Two more unverified sends after the unpause trip it again.
+    expect((await s.call("POST", "/v1/verify/start", { key, body: { to: "0551000005" } })).status).toBe(403)
   })
 
   it("another account's application is 404 not_found; an API key is 401 unauthorized", async () => {

@@ -35,6 +35,7 @@ export const application = (accountId: AccountId, over: Partial<Application> = {
   status: "active",
   externalId: null,
   paused: false,
+  unpausedAt: null,
   createdAt: 1_700_000_000_001,
   ...over,
 })

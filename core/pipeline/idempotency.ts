@@ -20,10 +20,15 @@ export const withIdempotency = <E, R>(
   req: ApiRequest,
   scope: string,
   run: Effect.Effect<ApiAnswer, E, R>,
-) =>
-  Effect.gen(function*() {
-    const raw = req.header("idempotency-key")
-    if (raw === undefined || !writes.has(req.method)) return yield* run
+): Effect.Effect<
+  ApiAnswer,
+  E | InvalidRequest | IdempotencyInProgress | IdempotencyKeyReused,
+  R | Secrets | IdempotencyRepo
+> => {
+  const raw = req.header("idempotency-key")
+  // Most requests carry no key (and reads never use one): they run as they are, without a generator.
+  if (raw === undefined || !writes.has(req.method)) return run
+  return Effect.gen(function*() {
     const parsed = parseIdempotencyKey(raw)
     if (Either.isLeft(parsed)) {
       return yield* new InvalidRequest({
@@ -64,3 +69,4 @@ export const withIdempotency = <E, R>(
         )
     }
   })
+}

@@ -8,17 +8,12 @@ import { isoMillis } from "../../core/shared/riyadh.ts"
 import { SimulatedSmsRepo } from "../../ports/store/simulator.ts"
 import { advanceSimulatedClock } from "../jobs.ts"
 import type { Settings } from "../config.ts"
-import { consoleOperation, requireJson, type Route } from "./operation.ts"
+import { consoleData, consoleRoute, requireJson, type Route } from "./operation.ts"
 
 const created = (body: unknown) => ok({ data: body }, 201)
-const done = (body: unknown) => ok({ data: body })
+const done = consoleData
 
-const route = (method: string, path: string, handler: Parameters<typeof consoleOperation>[0]): Route<any> => ({
-  method,
-  path: `/console/v1${path}`,
-  handler: consoleOperation(handler),
-  console: true,
-})
+const route = consoleRoute
 
 const withConsole = <A, E, R>(f: (c: Console) => Effect.Effect<A, E, R>) => Effect.flatMap(Console, f)
 

@@ -1,18 +1,12 @@
 /** The console's webhook routes (DECISIONS 2): endpoints, rehearsals, the delivery log, replays. */
 import { Effect } from "effect"
-import { ok } from "../../core/pipeline/request.ts"
 import { type OwnerKind, WebhookConsole } from "../../core/webhooks/console.ts"
 import { PlatformConfig } from "../config.ts"
-import { consoleOperation, requireJson, type Route } from "./operation.ts"
+import { consoleData, consoleRoute, requireJson, type Route } from "./operation.ts"
 
-const done = (body: unknown) => ok({ data: body })
+const done = consoleData
 
-const route = (method: string, path: string, handler: Parameters<typeof consoleOperation>[0]): Route<any> => ({
-  method,
-  path: `/console/v1${path}`,
-  handler: consoleOperation(handler),
-  console: true,
-})
+const route = consoleRoute
 
 const withWebhooks = <A, E, R>(f: (w: WebhookConsole) => Effect.Effect<A, E, R>) => Effect.flatMap(WebhookConsole, f)
 

@@ -3,7 +3,7 @@ import type { AccountId, ApplicationId, EventId } from "../../core/shared/brands
 import { type OutboxEvent, OutboxRepo } from "../../ports/store/outbox.ts"
 import { client, json, num, type Row, toJson } from "./rows.ts"
 
-const toEvent = (row: Row): OutboxEvent => ({
+export const toEvent = (row: Row): OutboxEvent => ({
   id: row.id as EventId,
   event: row.event,
   data: json<Record<string, unknown>>(row.data),

@@ -4,8 +4,7 @@
  * its outcome applied in one statement, the outcome only while the lease is still the caller's.
  */
 import { Effect, Layer, Option } from "effect"
-import type { AccountId, ApplicationId, EventId } from "../../core/shared/brands.ts"
-import type { OutboxEvent } from "../../ports/store/outbox.ts"
+import type { EventId } from "../../core/shared/brands.ts"
 import {
   type DeliveryAttempt,
   type DeliveryStatus,
@@ -13,6 +12,7 @@ import {
   WebhookDeliveriesRepo,
 } from "../../ports/store/webhook-deliveries.ts"
 import type { EndpointOwner } from "../../ports/store/webhook-endpoints.ts"
+import { toEvent } from "./outbox.ts"
 import { client, first, json, num, numOrNull, type Row, toJson } from "./rows.ts"
 
 const toDelivery = (row: Row): WebhookDelivery => ({
@@ -37,15 +37,6 @@ const toAttempt = (row: Row): DeliveryAttempt => ({
   error: row.error ?? null,
 })
 
-const toEvent = (row: Row): OutboxEvent => ({
-  id: row.id as EventId,
-  event: row.event,
-  data: json<Record<string, unknown>>(row.data),
-  applicationId: (row.application_id ?? null) as ApplicationId | null,
-  accountId: row.account_id as AccountId,
-  externalId: row.external_id ?? null,
-  createdAt: num(row.created_at),
-})
 
 const insertRow = (d: WebhookDelivery) => ({
   id: d.id,

@@ -40,7 +40,9 @@ const ensureWrk = () => {
     })
     if (r.status === 0) return
   }
-  console.error("wrk is not installed. Install it, e.g. `sudo apt-get install -y wrk` (Debian/Ubuntu) or `brew install wrk`.")
+  console.error(
+    "wrk is not installed. Install it, e.g. `sudo apt-get install -y wrk` (Debian/Ubuntu) or `brew install wrk`.",
+  )
   process.exit(1)
 }
 
@@ -96,7 +98,19 @@ const measure = (pid: number | undefined, url: string, keysFile: string, d: stri
 const wrk = (url: string, keysFile: string, d: string): WrkResult => {
   const out = execFileSync(
     "wrk",
-    [`-t${threads}`, `-c${connections}`, `-d${d}`, "--timeout", "5s", "-s", script, url, "--", keysFile, String(threads)],
+    [
+      `-t${threads}`,
+      `-c${connections}`,
+      `-d${d}`,
+      "--timeout",
+      "5s",
+      "-s",
+      script,
+      url,
+      "--",
+      keysFile,
+      String(threads),
+    ],
     { encoding: "utf8", maxBuffer: 16 << 20 },
   )
   const line = out.split("\n").find((l) => l.startsWith("BENCH "))
@@ -152,10 +166,11 @@ interface Row {
 }
 
 const measureBare = async (host: HostName, dir: string): Promise<Measured> => {
-  const cmd = host === "node"
-    ? { command: process.execPath, args: ["bench/bare/node.mjs"] }
-    : host === "deno"
-    ? { command: join(root, "node_modules/.bin/deno"), args: ["run", "--allow-net", "--allow-env", "bench/bare/deno.ts"] }
+  const cmd = host === "node" ? { command: process.execPath, args: ["bench/bare/node.mjs"] } : host === "deno"
+    ? {
+      command: join(root, "node_modules/.bin/deno"),
+      args: ["run", "--allow-net", "--allow-env", "bench/bare/deno.ts"],
+    }
     : { command: join(root, "node_modules/.bin/bun"), args: ["run", "bench/bare/bun.ts"] }
   const p = await spawnReady(`bare ${host}`, cmd.command, cmd.args, {}, /^listening on /m, 60_000)
   try {
@@ -200,9 +215,13 @@ const measurePlatform = async (host: HostName, dir: string, expected: number): P
 
 const main = async () => {
   ensureWrk()
-  const wanted = process.argv.slice(2).filter((a) => (hostNames as ReadonlyArray<string>).includes(a)) as Array<HostName>
+  const wanted = process.argv.slice(2).filter((a) => (hostNames as ReadonlyArray<string>).includes(a)) as Array<
+    HostName
+  >
   const hosts = wanted.length > 0 ? wanted : hostNames
-  if (hosts.includes("node")) execFileSync(process.execPath, ["scripts/ensure-built.mjs"], { cwd: root, stdio: "inherit" })
+  if (hosts.includes("node")) {
+    execFileSync(process.execPath, ["scripts/ensure-built.mjs"], { cwd: root, stdio: "inherit" })
+  }
   const dir = mkdtempSync(join(tmpdir(), "bench-http-"))
   console.log(
     `bench http: wrk -t${threads} -c${connections} -d${duration} (after a ${warmup} warmup), ` +
@@ -231,7 +250,16 @@ const main = async () => {
   const table: Array<Array<string>> = [header]
   const cpu = (m: Measured) => (m.cpu_us === undefined ? "-" : m.cpu_us.toFixed(0))
   for (const r of rows) {
-    table.push([r.host, "bare", rps(r.bare).toFixed(0), ms(r.bare.p50_us), ms(r.bare.p99_us), "1.00", cpu(r.bare), mix(r.bare)])
+    table.push([
+      r.host,
+      "bare",
+      rps(r.bare).toFixed(0),
+      ms(r.bare.p50_us),
+      ms(r.bare.p99_us),
+      "1.00",
+      cpu(r.bare),
+      mix(r.bare),
+    ])
     table.push([
       r.host,
       "platform",
@@ -244,10 +272,18 @@ const main = async () => {
     ])
   }
   const widths = header.map((_, i) => Math.max(...table.map((row) => row[i].length)))
-  for (const row of table) console.log(row.map((c, i) => (i >= 2 && i <= 6 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join("  ").trimEnd())
+  for (const row of table) {
+    console.log(
+      row.map((c, i) => (i >= 2 && i <= 6 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join("  ").trimEnd(),
+    )
+  }
   console.log("")
   const low = rows.filter((r) => rps(r.platform) / rps(r.bare) < 0.4)
-  console.log(low.length === 0 ? "every host at ratio >= 0.4 (target 0.4, goal 0.6)" : `below 0.4: ${low.map((r) => r.host).join(", ")}`)
+  console.log(
+    low.length === 0
+      ? "every host at ratio >= 0.4 (target 0.4, goal 0.6)"
+      : `below 0.4: ${low.map((r) => r.host).join(", ")}`,
+  )
 }
 
 await main()

@@ -24,7 +24,7 @@ import { randomBytes, randomInt, randomUUID } from "node:crypto"
 import { Effect, Layer, Redacted, Stream } from "effect"
 import pg from "pg"
 import { migrate } from "../adapters/sql/migrate.ts"
-import { busyPercent, codeIn, destination, Latencies, machineTicks, sleep } from "./verify-support.ts"
+import { busyPercent, codeIn, cpuDelta, destination, Latencies, machineTicks, sleep } from "./verify-support.ts"
 
 // ---------------------------------------------------------------------------------------------------------------
 // The statements, as the adapters write them (whitespace aside).
@@ -207,6 +207,10 @@ export interface CeilingRun {
   /** Verifications per second of each slice. */
   readonly slices: Array<number>
   machineBusyPercent: number
+  /** CPU of this process while measuring (the driver and, for PGlite, the database). */
+  cpuSeconds: number
+  /** CPU of the PostgreSQL server processes serving it (NaN on PGlite). */
+  dbCpuSeconds: number
   /** The start transaction alone (BEGIN .. COMMIT), tx/s, to compare with pgbench-style figures. */
   startTxAlone: number
   nextKey: number
@@ -221,12 +225,15 @@ const emptyRun = (label: string): CeilingRun => ({
   check: new Latencies(),
   slices: [],
   machineBusyPercent: Number.NaN,
+  cpuSeconds: 0,
+  dbCpuSeconds: Number.NaN,
   startTxAlone: Number.NaN,
   nextKey: 0,
   nextTo: 0,
 })
 
 const hex = () => randomBytes(32).toString("hex")
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
 const windowStart = (now: number) => now - (now % 60_000)
 
 /** The statements of one start's transaction, between BEGIN and COMMIT. */
@@ -319,7 +326,9 @@ const verification = async (db: Db, s: Seed, run: CeilingRun) => {
 export interface Ceiling {
   readonly run: CeilingRun
   /** One slice of `seconds` measured after `warmup`, added to `run`. */
-  readonly slice: (opts: { clients: number; warmup: number; seconds: number }) => Promise<void>
+  readonly slice: (
+    opts: { clients: number; warmup: number; seconds: number; dbCpu?: () => Promise<Map<number, number>> },
+  ) => Promise<void>
   /** The start transaction alone for `seconds`; sets `run.startTxAlone`. */
   readonly startAlone: (opts: { clients: number; seconds: number }) => Promise<void>
   readonly close: () => Promise<void>
@@ -335,6 +344,9 @@ const ceilingOver = (label: string, db: Db, s: Seed, close: () => Promise<void>)
       let measuring = false
       const client = async () => {
         while (!stopping) {
+          // PGlite answers through microtasks only: without a turn of the event loop, no timer would
+          // ever fire (the end of the slice included).
+          await yieldToLoop()
           const lat = await verification(db, s, run)
           if (measuring) {
             run.start.add(lat.start)
@@ -345,15 +357,21 @@ const ceilingOver = (label: string, db: Db, s: Seed, close: () => Promise<void>)
       }
       const loops = Array.from({ length: opts.clients }, client)
       await sleep(opts.warmup * 1000)
+      const db0 = await opts.dbCpu?.()
       measuring = true
       const m0 = machineTicks()
+      const cpu0 = process.cpuUsage()
       const t0 = performance.now()
       await sleep(opts.seconds * 1000)
       measuring = false
       const elapsed = (performance.now() - t0) / 1000
+      const cpu1 = process.cpuUsage(cpu0)
       const m1 = machineTicks()
+      const db1 = await opts.dbCpu?.()
       stopping = true
       await Promise.all(loops)
+      run.cpuSeconds += (cpu1.user + cpu1.system) / 1e6
+      if (db0 && db1) run.dbCpuSeconds = (Number.isNaN(run.dbCpuSeconds) ? 0 : run.dbCpuSeconds) + cpuDelta(db0, db1)
       const busy = busyPercent(m0, m1)
       run.machineBusyPercent = Number.isNaN(run.machineBusyPercent)
         ? busy
@@ -367,6 +385,7 @@ const ceilingOver = (label: string, db: Db, s: Seed, close: () => Promise<void>)
       let stop = false
       const only = async () => {
         while (!stop) {
+          await yieldToLoop()
           await db.transaction((q) => startTx(q, s, randomUUID(), destination(run.nextTo++), Date.now()))
           n++
         }

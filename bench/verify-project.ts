@@ -5,6 +5,7 @@
 import {
   busyPercent,
   codeIn,
+  cpuDelta,
   destination,
   type Host,
   Latencies,
@@ -26,7 +27,10 @@ export interface Setup {
 export const setupThroughConsole = async (host: Host, keyCount: number): Promise<Setup> => {
   const http = makeHttp(host.baseUrl, 8)
   const consoleCall = async (method: string, path: string, body: unknown) => {
-    const res = await http.request(method, `/console/v1${path}`, host.consoleToken, body)
+    const res = await http.request(method, `/console/v1${path}`, host.consoleToken, body).catch(() =>
+      // A kept-alive socket the host closed at the same moment: once more on a new one.
+      http.request(method, `/console/v1${path}`, host.consoleToken, body)
+    )
     if (res.status >= 300) throw new Error(`console ${method} ${path} -> ${res.status} ${res.body}`)
     return JSON.parse(res.body).data
   }
@@ -67,6 +71,8 @@ export interface ProjectRun {
   readonly slices: Array<number>
   peakRssKb: number
   hostCpuSeconds: number
+  /** CPU of the PostgreSQL server processes serving the host (NaN on PGlite). */
+  dbCpuSeconds: number
   clientCpuSeconds: number
   machineBusyPercent: number
   keyRequests: number
@@ -89,6 +95,7 @@ export const emptyProjectRun = (): ProjectRun => ({
   slices: [],
   peakRssKb: Number.NaN,
   hostCpuSeconds: 0,
+  dbCpuSeconds: Number.NaN,
   clientCpuSeconds: 0,
   machineBusyPercent: Number.NaN,
   keyRequests: 0,
@@ -106,7 +113,7 @@ export const emptyProjectRun = (): ProjectRun => ({
 export const driveProject = async (
   host: Host,
   setup: Setup,
-  opts: { clients: number; warmup: number; seconds: number },
+  opts: { clients: number; warmup: number; seconds: number; dbCpu?: () => Promise<Map<number, number>> },
   acc: ProjectRun,
 ): Promise<void> => {
   const http = makeHttp(host.baseUrl, opts.clients)
@@ -119,11 +126,15 @@ export const driveProject = async (
     if (acc.failures.length < 5) acc.failures.push(what)
   }
 
+  // A network error is an answer of its own in the status mix (`ECONNRESET`, ...).
+  const request = (...a: Parameters<typeof http.request>) =>
+    http.request(...a).catch((e: NodeJS.ErrnoException) => ({ status: e.code ?? "network error", body: String(e) }))
+
   const client = async () => {
     while (!stopping) {
       const to = destination(acc.nextTo++)
       const t0 = performance.now()
-      const s = await http.request("POST", "/v1/verify/start", key(), { to })
+      const s = await request("POST", "/v1/verify/start", key(), { to })
       const t1 = performance.now()
       const counted = measuring
       if (counted) {
@@ -136,7 +147,7 @@ export const driveProject = async (
         continue
       }
       const id = JSON.parse(s.body).id as string
-      const r = await http.request("GET", `/console/v1/simulator/sms?to=${encodeURIComponent(to)}`, host.consoleToken)
+      const r = await request("GET", `/console/v1/simulator/sms?to=${encodeURIComponent(to)}`, host.consoleToken)
       const t2 = performance.now()
       if (counted) {
         acc.read.add(t2 - t1)
@@ -148,7 +159,7 @@ export const driveProject = async (
       }
       const code = codeIn(JSON.parse(r.body).data[0].text)
       const t3 = performance.now()
-      const c = await http.request("POST", "/v1/verify/check", key(), { id, code })
+      const c = await request("POST", "/v1/verify/check", key(), { id, code })
       const t4 = performance.now()
       const verified = c.status === 200 && JSON.parse(c.body).status === "verified"
       if (!verified) fail(`check ${c.status} ${c.body}`)
@@ -163,6 +174,7 @@ export const driveProject = async (
 
   const loops = Array.from({ length: opts.clients }, client)
   await sleep(opts.warmup * 1000)
+  const db0 = await opts.dbCpu?.()
   measuring = true
   const cpu0 = processCpuSeconds(host.pid)
   const own0 = process.cpuUsage()
@@ -174,9 +186,11 @@ export const driveProject = async (
   const cpu1 = processCpuSeconds(host.pid)
   const own1 = process.cpuUsage(own0)
   const m1 = machineTicks()
+  const db1 = await opts.dbCpu?.()
   stopping = true
   await Promise.all(loops)
   http.close()
+  if (db0 && db1) acc.dbCpuSeconds = (Number.isNaN(acc.dbCpuSeconds) ? 0 : acc.dbCpuSeconds) + cpuDelta(db0, db1)
   const busy = busyPercent(m0, m1)
   acc.machineBusyPercent = Number.isNaN(acc.machineBusyPercent)
     ? busy
@@ -189,13 +203,45 @@ export const driveProject = async (
   acc.peakRssKb = statusKb(host.pid, "VmHWM")
 }
 
+/** Statements of the background loops (job leases, expiry sweep, webhook routing and delivery). */
+const background = /\bjobs\b|routed_at|webhook_deliveries|webhook_endpoints|webhook_attempts|rate_windows WHERE window_start <|idempotency WHERE expires_at <=/
+
+/**
+ * The request's own statements among a trace: per connection, a transaction (BEGIN .. COMMIT) or a
+ * lone statement is a unit, and a unit that touches what only the background loops touch is theirs.
+ */
+const requestStatements = (lines: ReadonlyArray<string>): Array<string> => {
+  const parsed = lines.map((l, i) => {
+    const [, conn, ...rest] = l.split("\t")
+    return { i, conn, text: rest.join("\t") }
+  })
+  const drop = new Set<number>()
+  const open = new Map<string, Array<number>>()
+  const settle = (unit: Array<number>) => {
+    if (unit.some((i) => background.test(parsed[i].text))) for (const i of unit) drop.add(i)
+  }
+  for (const s of parsed) {
+    const unit = open.get(s.conn)
+    if (s.text === "BEGIN") open.set(s.conn, [s.i])
+    else if (unit !== undefined) {
+      unit.push(s.i)
+      if (s.text === "COMMIT" || s.text === "ROLLBACK") {
+        settle(unit)
+        open.delete(s.conn)
+      }
+    } else settle([s.i])
+  }
+  for (const unit of open.values()) settle(unit)
+  return parsed.filter((s) => !drop.has(s.i)).map((s) => s.text)
+}
+
 /** One verification with the host's statement trace on: the statements of each request, in order. */
 export const traceOne = async (host: Host, setup: Setup) => {
   const http = makeHttp(host.baseUrl, 1)
   const to = destination(9_999_999)
   const mark = async () => {
     await sleep(300)
-    const lines = host.stderr.filter((l) => l.startsWith("SQL\t")).map((l) => l.slice(4))
+    const lines = requestStatements(host.stderr.filter((l) => l.startsWith("SQL\t")))
     host.stderr.length = 0
     return lines
   }
@@ -211,7 +257,5 @@ export const traceOne = async (host: Host, setup: Setup) => {
   const checkSql = await mark()
   http.close()
   if (JSON.parse(c.body).status !== "verified") throw new Error(`trace: check answered ${c.status} ${c.body}`)
-  // The background job loop may slip a statement or two in; those touch `jobs`.
-  const own = (lines: Array<string>) => lines.filter((l) => !/\bjobs\b/.test(l))
-  return { start: own(startSql), read: own(readSql), check: own(checkSql) }
+  return { start: startSql, read: readSql, check: checkSql }
 }

@@ -151,15 +151,52 @@ export const busyPercent = (a: ReturnType<typeof machineTicks>, b: ReturnType<ty
 // ---------------------------------------------------------------------------------------------------------------
 // PostgreSQL: a fresh schema per run
 
+/** `url` on `schema`, its connections named after it (so their server processes can be found). */
 export const withSearchPath = (url: string, schema: string): string => {
   const u = new URL(url)
   u.searchParams.set("options", `-c search_path=${schema}`)
+  u.searchParams.set("application_name", schema)
   return u.toString()
 }
 
+/**
+ * The PostgreSQL server processes of the connections named `applicationName` (same machine), so their
+ * CPU can be read from /proc. Answers none when the server is elsewhere or unreadable.
+ */
+export const backendPids = async (url: string, applicationName: string): Promise<Array<number>> => {
+  const c = new pg.Client({ connectionString: url })
+  try {
+    await c.connect()
+    const { rows } = await c.query(`SELECT pid FROM pg_stat_activity WHERE application_name = $1`, [applicationName])
+    return rows.map((r) => Number(r.pid))
+  } catch {
+    return []
+  } finally {
+    await c.end().catch(() => {})
+  }
+}
+
+/** CPU seconds of a set of processes; a process gone by the second reading counts as 0 then. */
+export const cpuOf = (pids: ReadonlyArray<number>): Map<number, number> =>
+  new Map(pids.map((pid) => [pid, processCpuSeconds(pid)]))
+
+/** CPU used between two readings (a process first seen in `after` counts from zero). */
+export const cpuDelta = (before: Map<number, number>, after: Map<number, number>): number => {
+  let sum = 0
+  for (const [pid, t] of after) {
+    if (!Number.isFinite(t)) continue
+    const t0 = before.get(pid)
+    sum += t - (t0 !== undefined && Number.isFinite(t0) ? t0 : 0)
+  }
+  return sum
+}
+
 export interface FreshSchema {
+  /** The url on the schema; its connections carry the schema's name as `application_name`. */
   readonly url: string
   readonly schema: string
+  /** CPU seconds the server processes of this schema's connections have used (a reading). */
+  readonly backendCpu: () => Promise<Map<number, number>>
   readonly drop: () => Promise<void>
 }
 
@@ -172,6 +209,7 @@ export const freshSchema = async (url: string, prefix: string): Promise<FreshSch
   return {
     url: withSearchPath(url, schema),
     schema,
+    backendCpu: async () => cpuOf(await backendPids(url, schema)),
     drop: async () => {
       const c = new pg.Client({ connectionString: url })
       await c.connect()

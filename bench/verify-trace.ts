@@ -1,6 +1,6 @@
 /**
  * Preload for the Node host (`node --import tsx --import ./bench/verify-trace.ts hosts/node.ts`): writes
- * every SQL statement the process sends, one line each (`SQL\t<text>`), to stderr. Used by
+ * every SQL statement the process sends, one line each (`SQL\t<connection>\t<text>`), to stderr. Used by
  * `bench/verify.ts --statements` to count the statements of one verification; never in a timed run.
  */
 import { PGlite } from "@electric-sql/pglite"
@@ -10,18 +10,26 @@ const oneLine = (text: unknown) => String(typeof text === "object" && text !== n
   .replace(/\s+/g, " ")
   .trim()
 
-const log = (text: unknown) => process.stderr.write(`SQL\t${oneLine(text)}\n`)
+const ids = new WeakMap<object, number>()
+let lastId = 0
+const idOf = (conn: object) => {
+  let id = ids.get(conn)
+  if (id === undefined) ids.set(conn, (id = ++lastId))
+  return id
+}
+
+const log = (conn: object, text: unknown) => process.stderr.write(`SQL\t${idOf(conn)}\t${oneLine(text)}\n`)
 
 const pgQuery = pg.Client.prototype.query
 pg.Client.prototype.query = function(this: unknown, ...args: Array<unknown>) {
-  log(args[0])
+  log(this as object, args[0])
   return (pgQuery as (...a: Array<unknown>) => unknown).apply(this, args)
 } as typeof pgQuery
 
 for (const method of ["query", "exec"] as const) {
   const original = PGlite.prototype[method]
   ;(PGlite.prototype as any)[method] = function(this: PGlite, ...args: Array<unknown>) {
-    log(args[0])
+    log(this, args[0])
     return (original as (...a: Array<unknown>) => unknown).apply(this, args)
   }
 }

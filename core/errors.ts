@@ -26,6 +26,8 @@ export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()("invali
 }) {}
 export class InternalError extends Schema.TaggedError<InternalError>()("internal_error", { request_id: Schema.String }) {}
 export class NotFound extends Schema.TaggedError<NotFound>()("not_found", {}) {}
+/** `not_found` carries nothing, so one value serves every request (building an error costs a stack capture). */
+export const notFound: NotFound = new NotFound({})
 export class ProductRetired extends Schema.TaggedError<ProductRetired>()("product_retired", Message) {}
 
 // Verify

@@ -2,7 +2,7 @@
 import { Effect, Option, Schema } from "effect"
 import { unpauseApplication } from "../../core/accounts/unpause.ts"
 import { applicationJson } from "../../core/console/render.ts"
-import { NotFound } from "../../core/errors.ts"
+import { notFound } from "../../core/errors.ts"
 import { ok } from "../../core/pipeline/request.ts"
 import { type ApplicationId, Uuid } from "../../core/shared/brands.ts"
 import { readWallet } from "../../core/wallet/read.ts"
@@ -15,7 +15,7 @@ const isUuid = Schema.is(Uuid)
 const ownApplication = (accountId: string, id: string) =>
   Effect.gen(function*() {
     const found = isUuid(id) ? yield* (yield* ApplicationsRepo).get(id as ApplicationId) : Option.none()
-    if (Option.isNone(found) || found.value.accountId !== accountId) return yield* new NotFound({})
+    if (Option.isNone(found) || found.value.accountId !== accountId) return yield* notFound
     return found.value
   })
 

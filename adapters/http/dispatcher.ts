@@ -3,9 +3,9 @@
  * A host parses the request with its runtime's own server and hands over a PlainRequest.
  */
 import { randomUUID } from "node:crypto"
-import { Cause, Effect, type ManagedRuntime } from "effect"
-import { NotFound, ProductRetired } from "../../core/errors.ts"
-import type { ApiRequest } from "../../core/pipeline/request.ts"
+import { Cause, Effect, Exit, Fiber, type ManagedRuntime, Runtime } from "effect"
+import { notFound, ProductRetired } from "../../core/errors.ts"
+import type { ApiAnswer, ApiRequest } from "../../core/pipeline/request.ts"
 import { apiError, fromExit, internalError, type PlainResponse } from "./respond.ts"
 import type { Route } from "./operation.ts"
 import { Router } from "./router.ts"
@@ -23,8 +23,6 @@ export type { PlainResponse }
 
 export type Dispatch = (req: PlainRequest) => Promise<PlainResponse>
 
-const notFound = new NotFound({})
-
 const publicRoutes: ReadonlyArray<Route<never>> = [
   { method: "GET", path: "/healthz", handler: () => Effect.succeed({ status: 200, body: { status: "ok" } }) },
   { method: "POST", path: "/v1/messages", handler: () => new ProductRetired({ message: "This product was retired." }) },
@@ -40,6 +38,18 @@ export const makeDispatcher = <R, ER>(
 ): Dispatch => {
   const router = new Router<Route<R>>()
   for (const r of [...publicRoutes, ...routes]) router.add(r.method, r.path, r as Route<R>)
+  /**
+   * Runs a handler synchronously as far as it goes: most checks (and the whole request on the memory
+   * store) never suspend, so they skip the promise and scheduler hop. When the fiber does suspend (SQL,
+   * network), it keeps running and we await it.
+   */
+  const run = (effect: Effect.Effect<ApiAnswer, unknown, R>): Exit.Exit<ApiAnswer, unknown> | Promise<Exit.Exit<ApiAnswer, unknown>> => {
+    const exit = runtime.runSyncExit(effect)
+    if (Exit.isFailure(exit) && Cause.isDieType(exit.cause) && Runtime.isAsyncFiberException(exit.cause.defect)) {
+      return runtime.runPromise(Fiber.await(exit.cause.defect.fiber as Fiber.Fiber<ApiAnswer, unknown>))
+    }
+    return exit
+  }
   const logDefect = (requestId: string) => (cause: Cause.Cause<unknown>) =>
     console.error(`[${requestId}] internal_error\n${Cause.pretty(cause)}`)
 
@@ -59,7 +69,7 @@ export const makeDispatcher = <R, ER>(
         ip: plain.ip,
         requestId,
       }
-      const exit = await runtime.runPromiseExit(matched.handler.handler(req, matched.params) as Effect.Effect<never, unknown, R>)
+      const exit = await run(matched.handler.handler(req, matched.params) as Effect.Effect<ApiAnswer, unknown, R>)
       return fromExit(exit, requestId, logDefect(requestId), matched.handler.console === true)
     } catch (e) {
       logDefect(requestId)(Cause.die(e))

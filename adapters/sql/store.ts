@@ -1,7 +1,6 @@
 /** The SQL store: every repository over one `SqlClient`, on PostgreSQL (`@effect/sql-pg`) or PGlite. */
 import type * as SqlClient from "@effect/sql/SqlClient"
-import * as PgClient from "@effect/sql-pg/PgClient"
-import { Layer, Redacted } from "effect"
+import { Layer } from "effect"
 import type { Store } from "../../ports/store/mod.ts"
 import { AccountsRepoSql, ApplicationsRepoSql } from "./accounts.ts"
 import { CredentialsRepoSql } from "./credentials.ts"
@@ -9,6 +8,7 @@ import { IdempotencyRepoSql, RateLimitRepoSql } from "./http.ts"
 import { JobsRepoSql } from "./jobs.ts"
 import { migrate } from "./migrate.ts"
 import { OutboxRepoSql } from "./outbox.ts"
+import * as PgNamedClient from "./pg-client.ts"
 import * as PgliteClient from "./pglite-client.ts"
 import { SimulatedSmsRepoSql } from "./simulator.ts"
 import { TransactorSql } from "./transactor.ts"
@@ -51,8 +51,9 @@ export const storeOver = <E>(
   return SqlStore.pipe(Layer.provideMerge(migrated), Layer.orDie)
 }
 
+/** PostgreSQL through `@effect/sql-pg`, each connection preparing the statements it runs (see pg-client.ts). */
 export const PgStoreLive = (url: string): Layer.Layer<Store | SqlClient.SqlClient> =>
-  storeOver(PgClient.layer({ url: Redacted.make(url) }))
+  storeOver(PgNamedClient.layer(url))
 
 /** `dataDir`: `"memory://"` or a directory. */
 export const PgliteStoreLive = (dataDir: string): Layer.Layer<Store | SqlClient.SqlClient> =>

@@ -31,16 +31,21 @@ export const WalletRepoSql = Layer.effect(
       )
 
     // The row lock of the UPDATE serializes concurrent charges; the condition is re-read under it.
+    // One statement (it is on every send's path, inside the locked section): the ledger row is written
+    // only when the UPDATE took the amount, and a single statement needs no transaction of its own.
     const charge = (e: LedgerEntry) => {
       const amount = -e.amountHalalas
-      return sql`UPDATE wallets SET balance_halalas = balance_halalas - ${amount}
-        WHERE account_id = ${e.accountId} AND balance_halalas >= ${amount}
-        RETURNING balance_halalas`.pipe(
-        Effect.flatMap((rows) =>
-          rows.length === 0
-            ? Effect.succeed(Option.none<number>())
-            : Effect.as(appendLedger(e), Option.some(num(rows[0].balance_halalas)))
-        ),
+      return sql`WITH charged AS (
+          UPDATE wallets SET balance_halalas = balance_halalas - ${amount}
+          WHERE account_id = ${e.accountId} AND balance_halalas >= ${amount}
+          RETURNING account_id, balance_halalas
+        ), entry AS (
+          INSERT INTO ledger (account_id, kind, amount_halalas, product, reference, at)
+          SELECT account_id, ${e.kind}::text, ${e.amountHalalas}::bigint, ${e.product}::text, ${e.reference}::text,
+            ${e.at}::bigint FROM charged
+        )
+        SELECT balance_halalas FROM charged`.pipe(
+        Effect.map((rows) => (rows.length === 0 ? Option.none<number>() : Option.some(num(rows[0].balance_halalas)))),
       )
     }
 
@@ -51,7 +56,7 @@ export const WalletRepoSql = Layer.effect(
           Effect.orDie,
         ),
       add: (entry) => atomically(sql, add(entry)).pipe(Effect.orDie),
-      charge: (entry) => atomically(sql, charge(entry)).pipe(Effect.orDie),
+      charge: (entry) => charge(entry).pipe(Effect.orDie),
       summary: (accountId, since) =>
         sql`SELECT kind, sum(amount_halalas) AS total FROM ledger
           WHERE account_id = ${accountId} AND at >= ${since} GROUP BY kind`.pipe(

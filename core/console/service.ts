@@ -7,7 +7,7 @@ import { SandboxDestinationsRepo, VerifySettingsRepo } from "../../ports/store/v
 import { WalletRepo } from "../../ports/store/wallet.ts"
 import { Secrets } from "../../ports/secrets.ts"
 import type { Account, Application } from "../accounts/model.ts"
-import { InvalidRequest, NotFound } from "../errors.ts"
+import { InvalidRequest, notFound } from "../errors.ts"
 import type { Credential } from "../keys/model.ts"
 import type { Json } from "../pipeline/request.ts"
 import type { AccountId, ApplicationId, KeyId } from "../shared/brands.ts"
@@ -21,6 +21,7 @@ import { updateSettings } from "../verify/settings.ts"
 import { Verify } from "../verify/service.ts"
 import { readWallet } from "../wallet/read.ts"
 import { accountJson, applicationJson, newKeyJson } from "./render.ts"
+import { untracedStacks } from "../shared/tracing.ts"
 
 const isUuid = Schema.is(Uuid)
 const decodeAccess = Schema.decodeUnknownEither(Access)
@@ -42,16 +43,16 @@ export class Console extends Effect.Service<Console>()("core/Console", {
 
     const account = (id: string) =>
       Effect.flatMap(isUuid(id) ? accounts.get(id as AccountId) : Effect.succeedNone, Option.match({
-        onNone: () => Effect.fail(new NotFound({})),
+        onNone: () => Effect.fail(notFound),
         onSome: (a) => Effect.succeed(a),
       }))
     const application = (id: string) =>
       Effect.flatMap(isUuid(id) ? apps.get(id as ApplicationId) : Effect.succeedNone, Option.match({
-        onNone: () => Effect.fail(new NotFound({})),
+        onNone: () => Effect.fail(notFound),
         onSome: (a) => Effect.succeed(a),
       }))
 
-    const createAccount = Effect.fn("Console.createAccount")(function*(body: Json) {
+    const createAccount = Effect.fn("Console.createAccount", untracedStacks)(function*(body: Json) {
       const f = new FieldReader(body)
       const name = f.string("name", { required: true, max: 200 })
       const sandboxOnly = f.boolean("sandbox_only", false)
@@ -69,7 +70,7 @@ export class Console extends Effect.Service<Console>()("core/Console", {
       return accountJson(created)
     })
 
-    const createApplication = Effect.fn("Console.createApplication")(function*(accountId: string, body: Json) {
+    const createApplication = Effect.fn("Console.createApplication", untracedStacks)(function*(accountId: string, body: Json) {
       const owner = yield* account(accountId)
       const f = new FieldReader(body)
       const name = f.string("name", { required: true, max: 200 })
@@ -90,7 +91,7 @@ export class Console extends Effect.Service<Console>()("core/Console", {
       return applicationJson(created)
     })
 
-    const approve = Effect.fn("Console.approve")(function*(applicationId: string) {
+    const approve = Effect.fn("Console.approve", untracedStacks)(function*(applicationId: string) {
       const app = yield* application(applicationId)
       const approved: Application = { ...app, status: "active" }
       yield* apps.update(approved)
@@ -142,7 +143,7 @@ export class Console extends Effect.Service<Console>()("core/Console", {
       return access.right
     }
 
-    const createKey = Effect.fn("Console.createKey")(function*(applicationId: string, body: Json) {
+    const createKey = Effect.fn("Console.createKey", untracedStacks)(function*(applicationId: string, body: Json) {
       const app = yield* application(applicationId)
       const f = new FieldReader(body)
       const mode = f.string("mode", { required: true })
@@ -162,7 +163,7 @@ export class Console extends Effect.Service<Console>()("core/Console", {
       return newKeyJson(credential, secret)
     })
 
-    const createPartnerKey = Effect.fn("Console.createPartnerKey")(function*(accountId: string, body: Json) {
+    const createPartnerKey = Effect.fn("Console.createPartnerKey", untracedStacks)(function*(accountId: string, body: Json) {
       const owner = yield* account(accountId)
       const f = new FieldReader(body)
       const mode = f.string("mode", { required: true })
@@ -185,7 +186,7 @@ export class Console extends Effect.Service<Console>()("core/Console", {
       return newKeyJson(credential, secret)
     })
 
-    const createConnectedAppKey = Effect.fn("Console.createConnectedAppKey")(function*(applicationId: string, body: Json) {
+    const createConnectedAppKey = Effect.fn("Console.createConnectedAppKey", untracedStacks)(function*(applicationId: string, body: Json) {
       const app = yield* application(applicationId)
       const f = new FieldReader(body)
       const appName = f.string("app_name", { required: true, max: 200 })
@@ -205,7 +206,7 @@ export class Console extends Effect.Service<Console>()("core/Console", {
       return newKeyJson(credential, secret)
     })
 
-    const createAccountToken = Effect.fn("Console.createAccountToken")(function*(accountId: string) {
+    const createAccountToken = Effect.fn("Console.createAccountToken", untracedStacks)(function*(accountId: string) {
       const owner = yield* account(accountId)
       const { credential, secret } = yield* issue({
         accountId: owner.id,
@@ -220,14 +221,14 @@ export class Console extends Effect.Service<Console>()("core/Console", {
       return { id: credential.id, token: secret }
     })
 
-    const revokeKey = Effect.fn("Console.revokeKey")(function*(keyId: string) {
-      if (!isUuid(keyId)) return yield* new NotFound({})
+    const revokeKey = Effect.fn("Console.revokeKey", untracedStacks)(function*(keyId: string) {
+      if (!isUuid(keyId)) return yield* notFound
       const revoked = yield* credentials.revoke(keyId as KeyId, yield* Clock.currentTimeMillis)
-      if (Option.isNone(revoked)) return yield* new NotFound({})
+      if (Option.isNone(revoked)) return yield* notFound
       return { id: revoked.value.id, revoked: true }
     })
 
-    const putVerifySettings = Effect.fn("Console.putVerifySettings")(function*(applicationId: string, body: Json) {
+    const putVerifySettings = Effect.fn("Console.putVerifySettings", untracedStacks)(function*(applicationId: string, body: Json) {
       const app = yield* application(applicationId)
       return yield* tx.withTransaction(Effect.gen(function*() {
         const next = yield* updateSettings(yield* verify.settingsOf(app), body)
@@ -236,7 +237,7 @@ export class Console extends Effect.Service<Console>()("core/Console", {
       }))
     })
 
-    const addSandboxDestination = Effect.fn("Console.addSandboxDestination")(function*(accountId: string, body: Json) {
+    const addSandboxDestination = Effect.fn("Console.addSandboxDestination", untracedStacks)(function*(accountId: string, body: Json) {
       const owner = yield* account(accountId)
       const to = typeof body.to === "string" ? parseSaudiMobile(body.to) : Option.none()
       if (Option.isNone(to)) {
@@ -246,7 +247,7 @@ export class Console extends Effect.Service<Console>()("core/Console", {
       return { to: to.value }
     })
 
-    const creditWallet = Effect.fn("Console.creditWallet")(function*(accountId: string, body: Json) {
+    const creditWallet = Effect.fn("Console.creditWallet", untracedStacks)(function*(accountId: string, body: Json) {
       const owner = yield* account(accountId)
       const f = new FieldReader(body)
       const amount = f.integer("amount_halalas", { required: true, min: 1, max: 100_000_000_00 })

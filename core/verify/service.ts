@@ -7,7 +7,7 @@ import { Transactor } from "../../ports/store/transactor.ts"
 import { VerificationsRepo, VerifySendsRepo, VerifySettingsRepo } from "../../ports/store/verify.ts"
 import { Secrets } from "../../ports/secrets.ts"
 import type { Application } from "../accounts/model.ts"
-import { NotFound, SendFailed } from "../errors.ts"
+import { notFound, SendFailed } from "../errors.ts"
 import { Prices, VerifyLimits } from "../limits.ts"
 import type { KeyPrincipal } from "../pipeline/authenticate.ts"
 import type { EventId, Millis, VerificationId } from "../shared/brands.ts"
@@ -22,6 +22,7 @@ import { sandboxGates, type SendContext, sendGates } from "./gates.ts"
 import { defaultSettings } from "./settings.ts"
 import { verificationJson } from "./wire.ts"
 import { Schema } from "effect"
+import { untracedStacks } from "../shared/tracing.ts"
 
 const isUuid = Schema.is(Uuid)
 
@@ -72,9 +73,9 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
     /** Loads a verification of the caller's application, locked; another application's is `not_found`. */
     const lockOwn = (p: KeyPrincipal, id: string) =>
       Effect.gen(function*() {
-        if (!isUuid(id)) return yield* new NotFound({})
+        if (!isUuid(id)) return yield* notFound
         const found = yield* verifications.getForUpdate(id as VerificationId)
-        if (Option.isNone(found) || found.value.applicationId !== p.application.id) return yield* new NotFound({})
+        if (Option.isNone(found) || found.value.applicationId !== p.application.id) return yield* notFound
         return found.value
       })
 
@@ -138,7 +139,7 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
 
     const priceFor = (p: KeyPrincipal) => (isSandboxMode(p.mode) ? 0 : Prices.verifySmsHalalas)
 
-    const start = Effect.fn("Verify.start")(function*(p: KeyPrincipal, input: StartInput) {
+    const start = Effect.fn("Verify.start", untracedStacks)(function*(p: KeyPrincipal, input: StartInput) {
       const settings = yield* settingsOf(p.application)
       const id = (yield* secrets.uuid) as VerificationId
       const code = yield* secrets.randomDigits(settings.code_length)
@@ -188,7 +189,7 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
       return verificationJson(v)
     })
 
-    const resend = Effect.fn("Verify.resend")(function*(p: KeyPrincipal, id: string) {
+    const resend = Effect.fn("Verify.resend", untracedStacks)(function*(p: KeyPrincipal, id: string) {
       const settings = yield* settingsOf(p.application)
       const code = yield* secrets.randomDigits(settings.code_length)
       const price = priceFor(p)
@@ -236,7 +237,7 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
       return verificationJson(next)
     })
 
-    const check = Effect.fn("Verify.check")(function*(p: KeyPrincipal, input: CheckInput) {
+    const check = Effect.fn("Verify.check", untracedStacks)(function*(p: KeyPrincipal, input: CheckInput) {
       return yield* tx.withTransaction(Effect.gen(function*() {
         const v = yield* lockOwn(p, input.id)
         const now = yield* Clock.currentTimeMillis
@@ -247,22 +248,22 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
       }))
     })
 
-    const read = Effect.fn("Verify.read")(function*(p: KeyPrincipal, id: string) {
-      if (!isUuid(id)) return yield* new NotFound({})
+    const read = Effect.fn("Verify.read", untracedStacks)(function*(p: KeyPrincipal, id: string) {
+      if (!isUuid(id)) return yield* notFound
       const found = yield* verifications.get(id as VerificationId)
-      if (Option.isNone(found) || found.value.applicationId !== p.application.id) return yield* new NotFound({})
+      if (Option.isNone(found) || found.value.applicationId !== p.application.id) return yield* notFound
       const now = yield* Clock.currentTimeMillis
       if (!hasExpired(found.value, now)) return verificationJson(found.value)
       return yield* run(p, id, { _tag: "Read" })
     })
 
-    const cancel = Effect.fn("Verify.cancel")((p: KeyPrincipal, id: string) => run(p, id, { _tag: "Cancel" }))
+    const cancel = Effect.fn("Verify.cancel", untracedStacks)((p: KeyPrincipal, id: string) => run(p, id, { _tag: "Cancel" }))
 
     /**
      * The periodic sweep: every 10 minutes on the platform clock, one process wins the run and expires
      * codes at least 5 minutes past `expires_at`. Answers how many it expired.
      */
-    const sweep = Effect.fn("Verify.sweep")(function*(claim: (name: string, now: Millis, next: Millis) => Effect.Effect<boolean>) {
+    const sweep = Effect.fn("Verify.sweep", untracedStacks)(function*(claim: (name: string, now: Millis, next: Millis) => Effect.Effect<boolean>) {
       const now = yield* Clock.currentTimeMillis
       if (!(yield* claim(SweepJob, now, now + VerifyLimits.sweepIntervalMs))) return 0
       const externalIds = new Map<string, string | null>()

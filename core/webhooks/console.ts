@@ -5,7 +5,7 @@ import { type WebhookDelivery, WebhookDeliveriesRepo } from "../../ports/store/w
 import { type EndpointOwner, WebhookEndpointsRepo } from "../../ports/store/webhook-endpoints.ts"
 import type { Application } from "../accounts/model.ts"
 import { Console } from "../console/service.ts"
-import { InvalidRequest, NotFound } from "../errors.ts"
+import { InvalidRequest, notFound } from "../errors.ts"
 import { Lists } from "../limits.ts"
 import type { Json } from "../pipeline/request.ts"
 import { Uuid } from "../shared/brands.ts"
@@ -15,6 +15,7 @@ import { newEndpointSecret, newWebhookId } from "./envelope.ts"
 import { deliveryJson, logJson } from "./render.ts"
 import { sampleData } from "./samples.ts"
 import { urlProblem } from "./url-policy.ts"
+import { untracedStacks } from "../shared/tracing.ts"
 
 const isUuid = Schema.is(Uuid)
 
@@ -34,7 +35,7 @@ export class WebhookConsole extends Effect.Service<WebhookConsole>()("core/Webho
         ? Effect.map(operator.application(id), (a) => ({ owner: { kind, id: a.id } as EndpointOwner, application: a as Application | null, accountId: a.accountId }))
         : Effect.map(operator.account(id), (a) => ({ owner: { kind, id: a.id } as EndpointOwner, application: null, accountId: a.id }))
 
-    const putEndpoint = Effect.fn("WebhookConsole.putEndpoint")(function*(kind: OwnerKind, id: string, body: Json, allowPrivate: boolean) {
+    const putEndpoint = Effect.fn("WebhookConsole.putEndpoint", untracedStacks)(function*(kind: OwnerKind, id: string, body: Json, allowPrivate: boolean) {
       const { owner } = yield* ownerOf(kind, id)
       const f = new FieldReader(body)
       const url = f.string("url", { required: true, max: 2048 })
@@ -50,13 +51,13 @@ export class WebhookConsole extends Effect.Service<WebhookConsole>()("core/Webho
       return kind === "account" ? { url: url!, secret, events } : { url: url!, secret }
     })
 
-    const rehearse = Effect.fn("WebhookConsole.rehearse")(function*(kind: OwnerKind, id: string, body: Json) {
+    const rehearse = Effect.fn("WebhookConsole.rehearse", untracedStacks)(function*(kind: OwnerKind, id: string, body: Json) {
       const { owner, application, accountId } = yield* ownerOf(kind, id)
       const event = body.event === undefined || body.event === null ? DefaultRehearsalEvent : body.event
       if (typeof event !== "string" || !isKnownEvent(event)) {
         return yield* new InvalidRequest({ message: "`event` must name an event of the catalogue.", fields: { event: "unknown event" } })
       }
-      if (Option.isNone(yield* endpoints.get(owner))) return yield* new NotFound({})
+      if (Option.isNone(yield* endpoints.get(owner))) return yield* notFound
       const now = yield* Clock.currentTimeMillis
       const delivery: WebhookDelivery = {
         id: yield* secrets.uuid,
@@ -76,7 +77,7 @@ export class WebhookConsole extends Effect.Service<WebhookConsole>()("core/Webho
       return { delivery_id: delivery.id, webhook_id: delivery.webhookId }
     })
 
-    const list = Effect.fn("WebhookConsole.list")(function*(query: URLSearchParams) {
+    const list = Effect.fn("WebhookConsole.list", untracedStacks)(function*(query: URLSearchParams) {
       const application = query.get("application")
       const account = query.get("account")
       if ((application === null) === (account === null)) {
@@ -94,10 +95,10 @@ export class WebhookConsole extends Effect.Service<WebhookConsole>()("core/Webho
       return (yield* deliveries.list(owner, limit)).map(logJson)
     })
 
-    const replay = Effect.fn("WebhookConsole.replay")(function*(deliveryId: string) {
-      if (!isUuid(deliveryId)) return yield* new NotFound({})
+    const replay = Effect.fn("WebhookConsole.replay", untracedStacks)(function*(deliveryId: string) {
+      if (!isUuid(deliveryId)) return yield* notFound
       const replayed = yield* deliveries.replay(deliveryId, yield* Clock.currentTimeMillis)
-      if (Option.isNone(replayed)) return yield* new NotFound({})
+      if (Option.isNone(replayed)) return yield* notFound
       return deliveryJson(replayed.value)
     })
 

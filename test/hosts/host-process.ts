@@ -30,7 +30,10 @@ const fromScript = (script: string, runtime: string): { command: string; args: A
 }
 
 /** `built`: the Node host as `npm start` runs it (dist/hosts/node.js, built by scripts/ensure-built.mjs). */
-export const hostCommand = (host: HostName, opts: { built?: boolean } = {}): { command: string; args: Array<string> } => {
+export const hostCommand = (
+  host: HostName,
+  opts: { built?: boolean } = {},
+): { command: string; args: Array<string> } => {
   switch (host) {
     case "node":
       return opts.built
@@ -104,6 +107,8 @@ export const spawnReady = async (
     cwd: root,
     env: {
       ...process.env,
+      // The hosts run on their own store (PGlite or memory): CI's DATABASE_URL is for the PostgreSQL suites.
+      DATABASE_URL: "",
       PATH: `${join(root, "node_modules", ".bin")}:${process.env.PATH ?? ""}`,
       HOST: "127.0.0.1",
       DENO_NO_UPDATE_CHECK: "1",
@@ -143,7 +148,10 @@ export const spawnReady = async (
         clearInterval(poll)
         f()
       }
-      const timer = setTimeout(() => done(() => fail(new Error(`${name}: not ready within ${timeoutMs} ms`))), timeoutMs)
+      const timer = setTimeout(
+        () => done(() => fail(new Error(`${name}: not ready within ${timeoutMs} ms`))),
+        timeoutMs,
+      )
       const poll = setInterval(() => {
         if (ready.test(out)) done(ok)
       }, 25)

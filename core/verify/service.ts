@@ -11,7 +11,7 @@ import { notFound, SendFailed } from "../errors.ts"
 import { Prices, VerifyLimits } from "../limits.ts"
 import type { KeyPrincipal } from "../pipeline/authenticate.ts"
 import type { EventId, Millis, VerificationId } from "../shared/brands.ts"
-import { Uuid } from "../shared/brands.ts"
+import { halalas, Uuid } from "../shared/brands.ts"
 import { isSandboxMode } from "../shared/key-mode.ts"
 import { alertLowBalance, charge, type ChargeRequest, crossesLowBalance, refund } from "../wallet/charge.ts"
 import { tripGuard } from "./guard.ts"
@@ -115,7 +115,7 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
         applicationId: ctx.application.id,
         to: ctx.to,
         clientIp: ctx.clientIp,
-        priceHalalas: ctx.priceHalalas as never,
+        priceHalalas: halalas(ctx.priceHalalas),
         sentAt: ctx.now,
       })
 

@@ -2,9 +2,16 @@
  * The library's public entry: the layers to compose, the route table, the shared dispatcher and the
  * web-standard handler for embedding.
  */
-export { type Settings, PlatformConfig, settingsFromEnv } from "./adapters/config.ts"
-export { makePlatform, platformLayer, routes, storeLayer, type Platform, type PlatformOptions } from "./adapters/platform.ts"
-export { makeDispatcher, type Dispatch, type PlainRequest, type PlainResponse } from "./adapters/http/dispatcher.ts"
+export { PlatformConfig, type Settings, settingsFromEnv } from "./adapters/config.ts"
+export {
+  makePlatform,
+  type Platform,
+  platformLayer,
+  type PlatformOptions,
+  routes,
+  storeLayer,
+} from "./adapters/platform.ts"
+export { type Dispatch, makeDispatcher, type PlainRequest, type PlainResponse } from "./adapters/http/dispatcher.ts"
 export { webHandler } from "./adapters/http/web.ts"
 export * as Errors from "./core/errors.ts"
 export { Verify } from "./core/verify/service.ts"

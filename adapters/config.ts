@@ -26,24 +26,26 @@ const randomToken = () => {
   return "console_" + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")
 }
 
-export const settingsFromEnv: Effect.Effect<Settings, import("effect/ConfigError").ConfigError> = Effect.gen(function*() {
-  const token = yield* Config.option(Config.string("CONSOLE_TOKEN"))
-  const smsProvider = yield* Config.withDefault(Config.string("SMS_PROVIDER"), "simulator")
-  const chatProvider = yield* Config.withDefault(Config.string("CHAT_PROVIDER"), "simulator")
-  const emailProvider = yield* Config.withDefault(Config.string("EMAIL_PROVIDER"), "simulator")
-  const clock = yield* Config.withDefault(Config.literal("system", "simulated")("CLOCK"), "system")
-  const simulators = smsProvider === "simulator"
-  return {
-    port: yield* Config.withDefault(Config.port("PORT"), 8080),
-    databaseUrl: Option.filter(yield* Config.option(Config.string("DATABASE_URL")), (s) => s.trim() !== ""),
-    pgliteDir: yield* Config.withDefault(Config.string("PGLITE_DIR"), ".data/pglite"),
-    store: yield* Config.withDefault(Config.literal("sql", "memory")("STORE"), "sql"),
-    consoleToken: Option.getOrElse(Option.filter(token, (t) => t !== ""), randomToken),
-    consoleTokenGenerated: Option.isNone(Option.filter(token, (t) => t !== "")),
-    smsProvider,
-    chatProvider,
-    emailProvider,
-    clock,
-    webhookAllowPrivate: yield* Config.withDefault(Config.boolean("WEBHOOK_ALLOW_PRIVATE"), simulators),
-  }
-})
+export const settingsFromEnv: Effect.Effect<Settings, import("effect/ConfigError").ConfigError> = Effect.gen(
+  function* () {
+    const token = yield* Config.option(Config.string("CONSOLE_TOKEN"))
+    const smsProvider = yield* Config.withDefault(Config.string("SMS_PROVIDER"), "simulator")
+    const chatProvider = yield* Config.withDefault(Config.string("CHAT_PROVIDER"), "simulator")
+    const emailProvider = yield* Config.withDefault(Config.string("EMAIL_PROVIDER"), "simulator")
+    const clock = yield* Config.withDefault(Config.literal("system", "simulated")("CLOCK"), "system")
+    const simulators = smsProvider === "simulator"
+    return {
+      port: yield* Config.withDefault(Config.port("PORT"), 8080),
+      databaseUrl: Option.filter(yield* Config.option(Config.string("DATABASE_URL")), (s) => s.trim() !== ""),
+      pgliteDir: yield* Config.withDefault(Config.string("PGLITE_DIR"), ".data/pglite"),
+      store: yield* Config.withDefault(Config.literal("sql", "memory")("STORE"), "sql"),
+      consoleToken: Option.getOrElse(Option.filter(token, (t) => t !== ""), randomToken),
+      consoleTokenGenerated: Option.isNone(Option.filter(token, (t) => t !== "")),
+      smsProvider,
+      chatProvider,
+      emailProvider,
+      clock,
+      webhookAllowPrivate: yield* Config.withDefault(Config.boolean("WEBHOOK_ALLOW_PRIVATE"), simulators),
+    }
+  },
+)

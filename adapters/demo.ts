@@ -18,7 +18,7 @@ export interface Demo {
 export const DemoBalanceHalalas = 10_000
 export const DemoProvenDestination = "+966500000000"
 
-export const seedDemo = Effect.gen(function*() {
+export const seedDemo = Effect.gen(function* () {
   if ((yield* (yield* AccountsRepo).count) > 0) return undefined as Demo | undefined
   // Several processes may start on one empty store at once: one of them seeds.
   if (!(yield* (yield* JobsRepo).claim("demo.seed", yield* Clock.currentTimeMillis, Number.MAX_SAFE_INTEGER))) {

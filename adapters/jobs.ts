@@ -4,7 +4,7 @@
  * advance runs every job that falls due, in time order, before it answers.
  */
 import { Cause, Clock, Context, Duration, Effect, Layer, Option } from "effect"
-import { Verify, SweepJob } from "../core/verify/service.ts"
+import { SweepJob, Verify } from "../core/verify/service.ts"
 import { Idempotency, RateLimit } from "../core/limits.ts"
 import { IdempotencyRepo, RateLimitRepo } from "../ports/store/http.ts"
 import { JobsRepo } from "../ports/store/jobs.ts"
@@ -31,7 +31,7 @@ const guarded = (job: Job): Job => ({
 
 export const JobsLive = Layer.effect(
   Jobs,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const verify = yield* Verify
     const leases = yield* JobsRepo
     const windows = yield* RateLimitRepo
@@ -44,7 +44,7 @@ export const JobsLive = Layer.effect(
     const retention: Job = {
       name: RetentionJob,
       nextDue: Effect.map(leases.nextRunAt(RetentionJob), Option.orElse(() => Option.some(0))),
-      run: Effect.gen(function*() {
+      run: Effect.gen(function* () {
         const now = yield* Clock.currentTimeMillis
         if (!(yield* leases.claim(RetentionJob, now, now + retentionIntervalMs))) return
         yield* windows.prune(now - 2 * RateLimit.windowMs)
@@ -68,13 +68,19 @@ export const jobLoopOf = (name: string, every: Duration.DurationInput) =>
 export const jobLoop = (every: Duration.DurationInput = "1 second") =>
   runDue.pipe(Effect.zipRight(Effect.sleep(every)), Effect.forever)
 
-const earliestDue = Effect.flatMap(Jobs, (jobs) =>
-  Effect.map(Effect.forEach(jobs, (j) => j.nextDue), (dues) =>
-    dues.reduce<number | undefined>((min, d) => (Option.isSome(d) && (min === undefined || d.value < min) ? d.value : min), undefined)))
+const earliestDue = Effect.flatMap(
+  Jobs,
+  (jobs) =>
+    Effect.map(Effect.forEach(jobs, (j) => j.nextDue), (dues) =>
+      dues.reduce<number | undefined>(
+        (min, d) => (Option.isSome(d) && (min === undefined || d.value < min) ? d.value : min),
+        undefined,
+      )),
+)
 
 /** Moves the simulated clock forward by `ms`, running every job that falls due on the way. */
 export const advanceSimulatedClock = (ms: number) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const time = yield* SimulatedClock
     const target = time.now + ms
     for (let i = 0; i < 10_000; i++) {

@@ -27,7 +27,7 @@ import { MemoryPlatformSecret } from "./memory/platform-secret.ts"
 import { SecretsLive } from "./secrets/node-crypto.ts"
 import { SqlPlatformSecret } from "./sql/platform-secret.ts"
 import { PgliteStoreLive, PgStoreLive } from "./sql/store.ts"
-import { seedDemo, type Demo } from "./demo.ts"
+import { type Demo, seedDemo } from "./demo.ts"
 
 /** Which store: PostgreSQL when `DATABASE_URL` is set, else PGlite at `PGLITE_DIR`; `memory` for tests and benchmarks. */
 export const storeLayer = (settings: Settings) => {
@@ -56,7 +56,10 @@ export const platformLayer = (settings: Settings) => {
     settings.clock === "simulated" ? simulatedClockLayer(Date.now()) : Layer.empty,
   )
   const infra = Layer.provideMerge(SecretsLive, storeLayer(settings))
-  const withSms = Layer.provideMerge(Layer.mergeAll(smsLayer(settings), FetchWebhookTransport, WebhookSignerLive), infra)
+  const withSms = Layer.provideMerge(
+    Layer.mergeAll(smsLayer(settings), FetchWebhookTransport, WebhookSignerLive),
+    infra,
+  )
   const products = Layer.provideMerge(
     Layer.mergeAll(WebhookDispatcher.Default, WebhookConsole.Default),
     Layer.provideMerge(Console.Default, Layer.provideMerge(Verify.Default, withSms)),

@@ -10,11 +10,13 @@ const Status = Schema.String
 const Fields = Schema.Record({ key: Schema.String, value: Schema.Unknown })
 
 // Shared by every endpoint, in check order
-export class TooManyRequests extends Schema.TaggedError<TooManyRequests>()("too_many_requests", { retry_after_seconds: Schema.Number }) {}
+export class TooManyRequests
+  extends Schema.TaggedError<TooManyRequests>()("too_many_requests", { retry_after_seconds: Schema.Number }) {}
 export class Unauthorized extends Schema.TaggedError<Unauthorized>()("unauthorized", Message) {}
 export class KeyExpired extends Schema.TaggedError<KeyExpired>()("key_expired", {}) {}
 export class IpNotAllowed extends Schema.TaggedError<IpNotAllowed>()("ip_not_allowed", {}) {}
-export class InsufficientScope extends Schema.TaggedError<InsufficientScope>()("insufficient_scope", { scope: Schema.String }) {}
+export class InsufficientScope
+  extends Schema.TaggedError<InsufficientScope>()("insufficient_scope", { scope: Schema.String }) {}
 export class ServiceRequired extends Schema.TaggedError<ServiceRequired>()("service_required", {}) {}
 export class ServiceNotFound extends Schema.TaggedError<ServiceNotFound>()("service_not_found", {}) {}
 export class AccountNotActive extends Schema.TaggedError<AccountNotActive>()("account_not_active", {}) {}
@@ -24,7 +26,8 @@ export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()("invali
   fields: Schema.optional(Fields),
   errors: Schema.optional(Fields),
 }) {}
-export class InternalError extends Schema.TaggedError<InternalError>()("internal_error", { request_id: Schema.String }) {}
+export class InternalError
+  extends Schema.TaggedError<InternalError>()("internal_error", { request_id: Schema.String }) {}
 export class NotFound extends Schema.TaggedError<NotFound>()("not_found", {}) {}
 /** `not_found` carries nothing, so one value serves every request (building an error costs a stack capture). */
 export const notFound: NotFound = new NotFound({})
@@ -32,9 +35,11 @@ export class ProductRetired extends Schema.TaggedError<ProductRetired>()("produc
 
 // Verify
 export class UnsupportedChannel extends Schema.TaggedError<UnsupportedChannel>()("unsupported_channel", {}) {}
-export class SandboxUnsupportedChannel extends Schema.TaggedError<SandboxUnsupportedChannel>()("sandbox_unsupported_channel", {}) {}
+export class SandboxUnsupportedChannel
+  extends Schema.TaggedError<SandboxUnsupportedChannel>()("sandbox_unsupported_channel", {}) {}
 export class InvalidDestination extends Schema.TaggedError<InvalidDestination>()("invalid_destination", {}) {}
-export class SandboxUnverifiedDestination extends Schema.TaggedError<SandboxUnverifiedDestination>()("sandbox_unverified_destination", {}) {}
+export class SandboxUnverifiedDestination
+  extends Schema.TaggedError<SandboxUnverifiedDestination>()("sandbox_unverified_destination", {}) {}
 export class SandboxQuotaExceeded extends Schema.TaggedError<SandboxQuotaExceeded>()("sandbox_quota_exceeded", {}) {}
 export class RateLimited extends Schema.TaggedError<RateLimited>()("rate_limited", {}) {}
 export class IpRateLimited extends Schema.TaggedError<IpRateLimited>()("ip_rate_limited", {}) {}
@@ -45,7 +50,8 @@ export class InsufficientCredits extends Schema.TaggedError<InsufficientCredits>
   balance_halalas: Schema.Number,
   price_halalas: Schema.Number,
 }) {}
-export class SendFailed extends Schema.TaggedError<SendFailed>()("send_failed", { provider_code: Schema.String, message: Schema.String }) {}
+export class SendFailed
+  extends Schema.TaggedError<SendFailed>()("send_failed", { provider_code: Schema.String, message: Schema.String }) {}
 export class NotResendable extends Schema.TaggedError<NotResendable>()("not_resendable", { status: Status }) {}
 export class NotCancelable extends Schema.TaggedError<NotCancelable>()("not_cancelable", { status: Status }) {}
 export class ResendLimitReached extends Schema.TaggedError<ResendLimitReached>()("resend_limit_reached", {}) {}
@@ -56,25 +62,38 @@ export class WhatsappNotEnabled extends Schema.TaggedError<WhatsappNotEnabled>()
 export class NoWhatsappNumber extends Schema.TaggedError<NoWhatsappNumber>()("no_whatsapp_number", {}) {}
 export class NumberDisconnected extends Schema.TaggedError<NumberDisconnected>()("number_disconnected", {}) {}
 export class UnknownTemplate extends Schema.TaggedError<UnknownTemplate>()("unknown_template", {}) {}
-export class TemplateNotApproved extends Schema.TaggedError<TemplateNotApproved>()("template_not_approved", { message: Schema.String }) {}
-export class TemplateCategoryNotAllowed extends Schema.TaggedError<TemplateCategoryNotAllowed>()("template_category_not_allowed", Message) {}
+export class TemplateNotApproved
+  extends Schema.TaggedError<TemplateNotApproved>()("template_not_approved", { message: Schema.String }) {}
+export class TemplateCategoryNotAllowed
+  extends Schema.TaggedError<TemplateCategoryNotAllowed>()("template_category_not_allowed", Message) {}
 export class UnsupportedTemplate extends Schema.TaggedError<UnsupportedTemplate>()("unsupported_template", Message) {}
-export class InvalidParams extends Schema.TaggedError<InvalidParams>()("invalid_params", { ...Message, fields: Schema.optional(Fields) }) {}
+export class InvalidParams
+  extends Schema.TaggedError<InvalidParams>()("invalid_params", { ...Message, fields: Schema.optional(Fields) }) {}
 export class ConsentOptedOut extends Schema.TaggedError<ConsentOptedOut>()("consent_opted_out", {}) {}
-export class TemplatesUnavailable extends Schema.TaggedError<TemplatesUnavailable>()("templates_unavailable", Message) {}
+export class TemplatesUnavailable
+  extends Schema.TaggedError<TemplatesUnavailable>()("templates_unavailable", Message) {}
 
 // Auto-attendant and idempotency
 export class AttendantNoDraft extends Schema.TaggedError<AttendantNoDraft>()("attendant_no_draft", {}) {}
-export class AttendantNotReady extends Schema.TaggedError<AttendantNotReady>()("attendant_not_ready", { problems: Schema.Array(Schema.Unknown) }) {}
+export class AttendantNotReady
+  extends Schema.TaggedError<AttendantNotReady>()("attendant_not_ready", { problems: Schema.Array(Schema.Unknown) }) {}
 export class IdempotencyInProgress extends Schema.TaggedError<IdempotencyInProgress>()("idempotency_in_progress", {}) {}
 export class IdempotencyKeyReused extends Schema.TaggedError<IdempotencyKeyReused>()("idempotency_key_reused", {}) {}
 
 // Account API
 export class ApprovalRequired extends Schema.TaggedError<ApprovalRequired>()("approval_required", {
   ...Message,
-  approval: Schema.Struct({ id: Schema.String, status: Schema.Literal("pending"), operation: Schema.String, expires_at: Schema.String }),
+  approval: Schema.Struct({
+    id: Schema.String,
+    status: Schema.Literal("pending"),
+    operation: Schema.String,
+    expires_at: Schema.String,
+  }),
 }) {}
-export class IdempotencySecretNotReplayable extends Schema.TaggedError<IdempotencySecretNotReplayable>()("idempotency_secret_not_replayable", { id: Schema.String }) {}
+export class IdempotencySecretNotReplayable
+  extends Schema.TaggedError<IdempotencySecretNotReplayable>()("idempotency_secret_not_replayable", {
+    id: Schema.String,
+  }) {}
 export class EmailAccessRequired extends Schema.TaggedError<EmailAccessRequired>()("email_access_required", Message) {}
 export class EmailAccessPending extends Schema.TaggedError<EmailAccessPending>()("email_access_pending", Message) {}
 export class EmailProductOff extends Schema.TaggedError<EmailProductOff>()("email_product_off", Message) {}
@@ -94,38 +113,129 @@ export class SelfEdit extends Schema.TaggedError<SelfEdit>()("self_edit", Messag
 export class AboveOwnRole extends Schema.TaggedError<AboveOwnRole>()("above_own_role", Message) {}
 
 export type ApiError =
-  | TooManyRequests | Unauthorized | KeyExpired | IpNotAllowed | InsufficientScope | ServiceRequired
-  | ServiceNotFound | AccountNotActive | InvalidJson | InvalidRequest | InternalError | NotFound | ProductRetired
-  | UnsupportedChannel | SandboxUnsupportedChannel | InvalidDestination | SandboxUnverifiedDestination
-  | SandboxQuotaExceeded | RateLimited | IpRateLimited | SpendCapReached | ApplicationPaused | InsufficientCredits
-  | SendFailed | NotResendable | NotCancelable | ResendLimitReached
-  | LiveKeyRequired | WhatsappNotEnabled | NoWhatsappNumber | NumberDisconnected | UnknownTemplate
-  | TemplateNotApproved | TemplateCategoryNotAllowed | UnsupportedTemplate | InvalidParams | ConsentOptedOut
+  | TooManyRequests
+  | Unauthorized
+  | KeyExpired
+  | IpNotAllowed
+  | InsufficientScope
+  | ServiceRequired
+  | ServiceNotFound
+  | AccountNotActive
+  | InvalidJson
+  | InvalidRequest
+  | InternalError
+  | NotFound
+  | ProductRetired
+  | UnsupportedChannel
+  | SandboxUnsupportedChannel
+  | InvalidDestination
+  | SandboxUnverifiedDestination
+  | SandboxQuotaExceeded
+  | RateLimited
+  | IpRateLimited
+  | SpendCapReached
+  | ApplicationPaused
+  | InsufficientCredits
+  | SendFailed
+  | NotResendable
+  | NotCancelable
+  | ResendLimitReached
+  | LiveKeyRequired
+  | WhatsappNotEnabled
+  | NoWhatsappNumber
+  | NumberDisconnected
+  | UnknownTemplate
+  | TemplateNotApproved
+  | TemplateCategoryNotAllowed
+  | UnsupportedTemplate
+  | InvalidParams
+  | ConsentOptedOut
   | TemplatesUnavailable
-  | AttendantNoDraft | AttendantNotReady | IdempotencyInProgress | IdempotencyKeyReused
-  | ApprovalRequired | IdempotencySecretNotReplayable | EmailAccessRequired | EmailAccessPending | EmailProductOff
-  | DomainInvalid | DomainPublic | DomainTawked | DomainTaken | DomainLimit | EmailUnavailable | EmailLocked
-  | SuggestionsBusy | NoEmail | InviteWait | SelfEdit | AboveOwnRole
+  | AttendantNoDraft
+  | AttendantNotReady
+  | IdempotencyInProgress
+  | IdempotencyKeyReused
+  | ApprovalRequired
+  | IdempotencySecretNotReplayable
+  | EmailAccessRequired
+  | EmailAccessPending
+  | EmailProductOff
+  | DomainInvalid
+  | DomainPublic
+  | DomainTawked
+  | DomainTaken
+  | DomainLimit
+  | EmailUnavailable
+  | EmailLocked
+  | SuggestionsBusy
+  | NoEmail
+  | InviteWait
+  | SelfEdit
+  | AboveOwnRole
 
 export type ErrorCode = ApiError["_tag"]
 
 /** HTTP status of every code: the one place it is written. */
 export const HttpStatus: { readonly [C in ErrorCode]: number } = {
-  too_many_requests: 429, unauthorized: 401, key_expired: 401, ip_not_allowed: 403, insufficient_scope: 403,
-  service_required: 400, service_not_found: 404, account_not_active: 403, invalid_json: 400,
-  invalid_request: 400, internal_error: 500, not_found: 404, product_retired: 410,
-  unsupported_channel: 422, sandbox_unsupported_channel: 422, invalid_destination: 422,
-  sandbox_unverified_destination: 422, sandbox_quota_exceeded: 429, rate_limited: 429, ip_rate_limited: 429,
-  spend_cap_reached: 429, application_paused: 403, insufficient_credits: 402, send_failed: 502,
-  not_resendable: 409, not_cancelable: 409, resend_limit_reached: 429,
-  live_key_required: 403, whatsapp_not_enabled: 403, no_whatsapp_number: 409, number_disconnected: 409,
-  unknown_template: 422, template_not_approved: 422, template_category_not_allowed: 422,
-  unsupported_template: 422, invalid_params: 422, consent_opted_out: 422, templates_unavailable: 503,
-  attendant_no_draft: 409, attendant_not_ready: 422, idempotency_in_progress: 409, idempotency_key_reused: 409,
-  approval_required: 428, idempotency_secret_not_replayable: 409, email_access_required: 409,
-  email_access_pending: 409, email_product_off: 409, domain_invalid: 422, domain_public: 422,
-  domain_tawked: 422, domain_taken: 409, domain_limit: 409, email_unavailable: 503, email_locked: 409,
-  suggestions_busy: 409, no_email: 409, invite_wait: 429, self_edit: 403, above_own_role: 403,
+  too_many_requests: 429,
+  unauthorized: 401,
+  key_expired: 401,
+  ip_not_allowed: 403,
+  insufficient_scope: 403,
+  service_required: 400,
+  service_not_found: 404,
+  account_not_active: 403,
+  invalid_json: 400,
+  invalid_request: 400,
+  internal_error: 500,
+  not_found: 404,
+  product_retired: 410,
+  unsupported_channel: 422,
+  sandbox_unsupported_channel: 422,
+  invalid_destination: 422,
+  sandbox_unverified_destination: 422,
+  sandbox_quota_exceeded: 429,
+  rate_limited: 429,
+  ip_rate_limited: 429,
+  spend_cap_reached: 429,
+  application_paused: 403,
+  insufficient_credits: 402,
+  send_failed: 502,
+  not_resendable: 409,
+  not_cancelable: 409,
+  resend_limit_reached: 429,
+  live_key_required: 403,
+  whatsapp_not_enabled: 403,
+  no_whatsapp_number: 409,
+  number_disconnected: 409,
+  unknown_template: 422,
+  template_not_approved: 422,
+  template_category_not_allowed: 422,
+  unsupported_template: 422,
+  invalid_params: 422,
+  consent_opted_out: 422,
+  templates_unavailable: 503,
+  attendant_no_draft: 409,
+  attendant_not_ready: 422,
+  idempotency_in_progress: 409,
+  idempotency_key_reused: 409,
+  approval_required: 428,
+  idempotency_secret_not_replayable: 409,
+  email_access_required: 409,
+  email_access_pending: 409,
+  email_product_off: 409,
+  domain_invalid: 422,
+  domain_public: 422,
+  domain_tawked: 422,
+  domain_taken: 409,
+  domain_limit: 409,
+  email_unavailable: 503,
+  email_locked: 409,
+  suggestions_busy: 409,
+  no_email: 409,
+  invite_wait: 429,
+  self_edit: 403,
+  above_own_role: 403,
 }
 
 /** Headers an error adds; the fields they come from never appear in the body. */

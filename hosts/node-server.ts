@@ -24,8 +24,7 @@ const readBody = (req: IncomingMessage): Promise<string> =>
     req.on("error", reject)
   })
 
-const invalidRequest = (message: string) =>
-  JSON.stringify({ error: "invalid_request", message })
+const invalidRequest = (message: string) => JSON.stringify({ error: "invalid_request", message })
 
 export const nodeServer = (dispatch: Dispatch): Server => {
   const server = createServer(async (req, res) => {

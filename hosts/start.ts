@@ -30,4 +30,5 @@ export const banner = ({ platform, settings }: Started, port: number): ReadonlyA
   return lines
 }
 
-export const hostname = () => (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env.HOST ?? "0.0.0.0"
+export const hostname = () =>
+  (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env.HOST ?? "0.0.0.0"

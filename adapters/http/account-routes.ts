@@ -13,7 +13,7 @@ const isUuid = Schema.is(Uuid)
 
 /** An application of the caller's account; another account's is `not_found`. */
 const ownApplication = (accountId: string, id: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const found = isUuid(id) ? yield* (yield* ApplicationsRepo).get(id as ApplicationId) : Option.none()
     if (Option.isNone(found) || found.value.accountId !== accountId) return yield* notFound
     return found.value
@@ -24,11 +24,12 @@ export const accountRoutes: ReadonlyArray<Route<any>> = [
     method: "POST",
     path: "/v1/applications/:application/unpause",
     handler: accountOperation((p, req, params) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         yield* requireJson(req)
         const app = yield* ownApplication(p.account.id, params.application)
         return ok({ data: applicationJson(yield* unpauseApplication(app.id)) })
-      })),
+      })
+    ),
   },
   {
     method: "GET",

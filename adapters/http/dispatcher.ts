@@ -29,8 +29,7 @@ const publicRoutes: ReadonlyArray<Route<never>> = [
 ]
 
 /** `/api/v1/...` is an identical alias of `/v1/...`. */
-const canonicalPath = (path: string) =>
-  path === "/api/v1" || path.startsWith("/api/v1/") ? path.slice(4) : path
+const canonicalPath = (path: string) => path === "/api/v1" || path.startsWith("/api/v1/") ? path.slice(4) : path
 
 export const makeDispatcher = <R, ER>(
   runtime: ManagedRuntime.ManagedRuntime<R, ER>,
@@ -43,7 +42,9 @@ export const makeDispatcher = <R, ER>(
    * store) never suspend, so they skip the promise and scheduler hop. When the fiber does suspend (SQL,
    * network), it keeps running and we await it.
    */
-  const run = (effect: Effect.Effect<ApiAnswer, unknown, R>): Exit.Exit<ApiAnswer, unknown> | Promise<Exit.Exit<ApiAnswer, unknown>> => {
+  const run = (
+    effect: Effect.Effect<ApiAnswer, unknown, R>,
+  ): Exit.Exit<ApiAnswer, unknown> | Promise<Exit.Exit<ApiAnswer, unknown>> => {
     const exit = runtime.runSyncExit(effect)
     if (Exit.isFailure(exit) && Cause.isDieType(exit.cause) && Runtime.isAsyncFiberException(exit.cause.defect)) {
       return runtime.runPromise(Fiber.await(exit.cause.defect.fiber as Fiber.Fiber<ApiAnswer, unknown>))

@@ -30,20 +30,26 @@ export const keyOperation = <R>(
   handler: (p: KeyPrincipal, req: ApiRequest, params: Params) => Effect.Effect<ApiAnswer, unknown, R>,
 ): Handler<any> =>
 (req, params) =>
-  Effect.flatMap(authorize(req, guard), (p) =>
-    p._tag === "Key"
-      ? withIdempotency(req, p.credential.id, handler(p, req, params))
-      : Effect.fail(new Unauthorized({})))
+  Effect.flatMap(
+    authorize(req, guard),
+    (p) =>
+      p._tag === "Key"
+        ? withIdempotency(req, p.credential.id, handler(p, req, params))
+        : Effect.fail(new Unauthorized({})),
+  )
 
 /** An account-API operation (account token). */
 export const accountOperation = <R>(
   handler: (p: AccountPrincipal, req: ApiRequest, params: Params) => Effect.Effect<ApiAnswer, unknown, R>,
 ): Handler<any> =>
 (req, params) =>
-  Effect.flatMap(authorize(req, { audience: "account_token" }), (p) =>
-    p._tag === "Account"
-      ? withIdempotency(req, p.credential.id, handler(p, req, params))
-      : Effect.fail(new Unauthorized({})))
+  Effect.flatMap(
+    authorize(req, { audience: "account_token" }),
+    (p) =>
+      p._tag === "Account"
+        ? withIdempotency(req, p.credential.id, handler(p, req, params))
+        : Effect.fail(new Unauthorized({})),
+  )
 
 /** A console route under `/console/v1`. */
 export const consoleRoute = (
@@ -65,7 +71,7 @@ export const consoleOperation = <R>(
   handler: (req: ApiRequest, params: Params) => Effect.Effect<ApiAnswer, unknown, R>,
 ): Handler<R | PlatformConfig | Secrets> =>
 (req, params) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const config = yield* PlatformConfig
     const secrets = yield* Secrets
     const auth = req.header("authorization")

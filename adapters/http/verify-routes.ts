@@ -13,7 +13,7 @@ export const verifyRoutes = [
     method: "POST",
     path: "/v1/verify/start",
     handler: keyOperation(sendGuard, (p, req) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const input = yield* parseStart(yield* requireJson(req))
         return ok(yield* (yield* Verify).start(p, input))
       })),
@@ -22,7 +22,7 @@ export const verifyRoutes = [
     method: "POST",
     path: "/v1/verify/check",
     handler: keyOperation(checkGuard, (p, req) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const input = yield* parseCheck(yield* requireJson(req))
         return ok(yield* (yield* Verify).check(p, input))
       })),
@@ -30,13 +30,16 @@ export const verifyRoutes = [
   {
     method: "GET",
     path: "/v1/verify/:id",
-    handler: keyOperation(checkGuard, (p, _req, params) => Effect.map(Effect.flatMap(Verify, (v) => v.read(p, params.id)), ok)),
+    handler: keyOperation(
+      checkGuard,
+      (p, _req, params) => Effect.map(Effect.flatMap(Verify, (v) => v.read(p, params.id)), ok),
+    ),
   },
   {
     method: "POST",
     path: "/v1/verify/:id/resend",
     handler: keyOperation(sendGuard, (p, req, params) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         yield* requireJson(req)
         return ok(yield* (yield* Verify).resend(p, params.id))
       })),
@@ -45,7 +48,7 @@ export const verifyRoutes = [
     method: "POST",
     path: "/v1/verify/:id/cancel",
     handler: keyOperation(sendGuard, (p, req, params) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         yield* requireJson(req)
         return ok(yield* (yield* Verify).cancel(p, params.id))
       })),

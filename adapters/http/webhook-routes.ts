@@ -12,19 +12,26 @@ const withWebhooks = <A, E, R>(f: (w: WebhookConsole) => Effect.Effect<A, E, R>)
 
 const ownerRoutes = (kind: OwnerKind, segment: string): ReadonlyArray<Route<any>> => [
   route("PUT", `/${segment}/:owner/webhook`, (req, p) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const body = yield* requireJson(req)
       const { webhookAllowPrivate } = yield* PlatformConfig
       return done(yield* withWebhooks((w) => w.putEndpoint(kind, p.owner, body, webhookAllowPrivate)))
     })),
-  route("POST", `/${segment}/:owner/webhook/test`, (req, p) =>
-    Effect.flatMap(requireJson(req), (b) => withWebhooks((w) => w.rehearse(kind, p.owner, b))).pipe(Effect.map(done))),
+  route(
+    "POST",
+    `/${segment}/:owner/webhook/test`,
+    (req, p) =>
+      Effect.flatMap(requireJson(req), (b) => withWebhooks((w) => w.rehearse(kind, p.owner, b))).pipe(Effect.map(done)),
+  ),
 ]
 
 export const webhookRoutes: ReadonlyArray<Route<any>> = [
   ...ownerRoutes("application", "applications"),
   ...ownerRoutes("account", "accounts"),
   route("GET", "/webhook-deliveries", (req) => withWebhooks((w) => w.list(req.query)).pipe(Effect.map(done))),
-  route("POST", "/webhook-deliveries/:delivery/replay", (_req, p) =>
-    withWebhooks((w) => w.replay(p.delivery)).pipe(Effect.map(done))),
+  route(
+    "POST",
+    "/webhook-deliveries/:delivery/replay",
+    (_req, p) => withWebhooks((w) => w.replay(p.delivery)).pipe(Effect.map(done)),
+  ),
 ]

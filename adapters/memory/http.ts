@@ -56,7 +56,12 @@ export const IdempotencyRepoMemory = Layer.effect(
         const k = idempotencyKey(scope, key)
         const existing = t.idempotency.get(k)
         if (existing !== undefined) {
-          setIn(t.idempotency, k, { ...existing, state: "done", status: answer.status, body: answer.body, expiresAt }, record)
+          setIn(
+            t.idempotency,
+            k,
+            { ...existing, state: "done", status: answer.status, body: answer.body, expiresAt },
+            record,
+          )
         }
       }),
     release: (scope, key) => db.write((t, record) => deleteIn(t.idempotency, idempotencyKey(scope, key), record)),

@@ -6,8 +6,8 @@ import { Effect, Layer, Option } from "effect"
 import type { OutboxEvent } from "../../ports/store/outbox.ts"
 import {
   type DeliveryAttempt,
-  type WebhookDelivery,
   WebhookDeliveriesRepo,
+  type WebhookDelivery,
 } from "../../ports/store/webhook-deliveries.ts"
 import { addTo, MemoryDb, pushUnder, type Recorder, setIn, type Tables } from "./db.ts"
 
@@ -103,7 +103,13 @@ const make = (db: MemoryDb["Type"]): WebhookDeliveriesRepo["Type"] => {
         pushUnder(attempts, id, attempt, record)
         const r = rows.get(id)
         if (r === undefined || r.leaseToken !== leaseToken) return false
-        const delivery = { ...r.delivery, status: o.status, scheduledAttempts: o.scheduledAttempts, nextAttemptAt: o.nextAttemptAt, manual: false }
+        const delivery = {
+          ...r.delivery,
+          status: o.status,
+          scheduledAttempts: o.scheduledAttempts,
+          nextAttemptAt: o.nextAttemptAt,
+          manual: false,
+        }
         put({ ...r, delivery, leaseUntil: null, leaseToken: null }, record)
         return true
       }),
@@ -113,7 +119,12 @@ const make = (db: MemoryDb["Type"]): WebhookDeliveriesRepo["Type"] => {
         const r = rows.get(id)
         if (r === undefined) return Option.none()
         const d = r.delivery
-        const delivery: WebhookDelivery = { ...d, manual: d.status === "pending" ? d.manual : true, status: "pending", nextAttemptAt: now }
+        const delivery: WebhookDelivery = {
+          ...d,
+          manual: d.status === "pending" ? d.manual : true,
+          status: "pending",
+          nextAttemptAt: now,
+        }
         put({ ...r, delivery, leaseUntil: null, leaseToken: null }, record)
         return Option.some(delivery)
       }),

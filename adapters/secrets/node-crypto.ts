@@ -2,7 +2,16 @@
  * The Secrets port over `node:crypto` (Node, Deno and Bun all provide it): HMAC-SHA256 keyed by the
  * platform secret, uniform digits from `randomInt`, AES-256-GCM sealing.
  */
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, randomInt, randomUUID, timingSafeEqual } from "node:crypto"
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  randomBytes,
+  randomInt,
+  randomUUID,
+  timingSafeEqual,
+} from "node:crypto"
 import { Effect, Layer } from "effect"
 import { Secrets } from "../../ports/secrets.ts"
 import { PlatformSecretRepo } from "../../ports/store/platform-secret.ts"

@@ -9,14 +9,17 @@ export const SimulatedRefusalNumber = SaudiMobile("+966500000001")
 
 export const SmsGatewaySimulator = Layer.effect(
   SmsGateway,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const log = yield* SimulatedSmsRepo
     const secrets = yield* Secrets
     return {
       send: (sms) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           if (sms.to === SimulatedRefusalNumber) {
-            return yield* new SmsRefused({ providerCode: "simulated_refusal", message: "The simulated network refused the message." })
+            return yield* new SmsRefused({
+              providerCode: "simulated_refusal",
+              message: "The simulated network refused the message.",
+            })
           }
           const id = yield* secrets.uuid
           yield* log.append({ id, to: sms.to, text: sms.text, sentAt: yield* Clock.currentTimeMillis })

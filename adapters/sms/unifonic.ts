@@ -146,7 +146,10 @@ export const interpretUnifonicAnswer = (status: number, body: string): SmsReceip
       return new SmsRefused({ providerCode: "bad_response", message: "Unifonic reported success without a MessageID" })
     }
     if (errorCode !== "" && errorCode !== "ER-00") {
-      return new SmsRefused({ providerCode: errorCode, message: message || `Unifonic refused the message (${errorCode})` })
+      return new SmsRefused({
+        providerCode: errorCode,
+        message: message || `Unifonic refused the message (${errorCode})`,
+      })
     }
     if (!ok) return httpRefusal(status)
     return new SmsRefused({
@@ -155,14 +158,17 @@ export const interpretUnifonicAnswer = (status: number, body: string): SmsReceip
     })
   }
   if (!ok) return httpRefusal(status)
-  return new SmsRefused({ providerCode: "bad_response", message: `Unifonic answered HTTP ${status} without a JSON envelope` })
+  return new SmsRefused({
+    providerCode: "bad_response",
+    message: `Unifonic answered HTTP ${status} without a JSON envelope`,
+  })
 }
 
 /** Builds the gateway from plain values; needs an `HttpClient` (see `layerUnifonic` for a ready layer). */
 export const makeUnifonic = (
   config: UnifonicConfig,
 ): Effect.Effect<SmsGateway["Type"], never, HttpClient.HttpClient> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const client = yield* HttpClient.HttpClient
     const appSid = Redacted.isRedacted(config.appSid) ? config.appSid : Redacted.make(config.appSid)
     const endpoint = `${(config.baseUrl ?? UNIFONIC_DEFAULT_BASE_URL).replace(/\/+$/, "")}/rest/SMS/messages`
@@ -180,7 +186,9 @@ export const makeUnifonic = (
         }),
       )
       return client.execute(request).pipe(
-        Effect.flatMap((response) => Effect.map(response.text, (body) => interpretUnifonicAnswer(response.status, body))),
+        Effect.flatMap((response) =>
+          Effect.map(response.text, (body) => interpretUnifonicAnswer(response.status, body))
+        ),
         // Transport failures (DNS, refused connection, reset, TLS) and unreadable bodies: the provider was not reached
         // or its answer was lost. The error's description never contains the request body.
         Effect.catchAll((error) =>

@@ -74,7 +74,10 @@ export const ApplicationsRepoSql = Layer.effect(
           ORDER BY (id::text = ${idOrExternalId}) DESC, created_at, id LIMIT 1`.pipe(Effect.map(one), Effect.orDie),
       update: (a) =>
         sql`UPDATE applications SET account_id = ${a.accountId}, name = ${a.name}, status = ${a.status},
-          external_id = ${a.externalId}, paused = ${a.paused}, unpaused_at = ${a.unpausedAt} WHERE id = ${a.id}`.pipe(Effect.asVoid, Effect.orDie),
+          external_id = ${a.externalId}, paused = ${a.paused}, unpaused_at = ${a.unpausedAt} WHERE id = ${a.id}`.pipe(
+          Effect.asVoid,
+          Effect.orDie,
+        ),
     }
   }),
 )

@@ -61,7 +61,7 @@ export const layer = (url: string): Layer.Layer<PgClient.PgClient | SqlClient.Sq
         const pool = new Pg.Pool({
           connectionString: url,
           application_name: "@effect/sql-pg",
-          Client: NamedStatementsClient as unknown as new() => Pg.ClientBase,
+          Client: NamedStatementsClient as unknown as new () => Pg.ClientBase,
         })
         pool.on("error", () => {})
         return pool
@@ -76,7 +76,8 @@ export const layer = (url: string): Layer.Layer<PgClient.PgClient | SqlClient.Sq
         }).pipe(
           Effect.timeoutFail({
             duration: Duration.seconds(5),
-            onTimeout: () => new SqlError({ cause: new Error("Connection timed out"), message: "PgClient: Connection timed out" }),
+            onTimeout: () =>
+              new SqlError({ cause: new Error("Connection timed out"), message: "PgClient: Connection timed out" }),
           }),
         )
       ),

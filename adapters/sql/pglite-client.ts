@@ -20,7 +20,7 @@
  * object or array bound to a json/jsonb column is JSON-encoded.
  */
 import * as Reactivity from "@effect/experimental/Reactivity"
-import { PGlite, types as PgliteTypes, type Results, type RowMode } from "@electric-sql/pglite"
+import { PGlite, type Results, type RowMode, types as PgliteTypes } from "@electric-sql/pglite"
 import * as Client from "@effect/sql/SqlClient"
 import type { Connection } from "@effect/sql/SqlConnection"
 import { SqlError } from "@effect/sql/SqlError"
@@ -42,8 +42,7 @@ const parseInt8 = (value: string): number | bigint => {
   return n >= BigInt(Number.MIN_SAFE_INTEGER) && n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n
 }
 
-const messageOf = (cause: unknown): string =>
-  cause instanceof Error ? cause.message : String(cause)
+const messageOf = (cause: unknown): string => cause instanceof Error ? cause.message : String(cause)
 
 /**
  * The error from PGlite is kept as `cause` untouched: it is a pg-protocol `DatabaseError`
@@ -71,7 +70,7 @@ const ensureDirectory = (dataDir: string): Effect.Effect<void, SqlError> => {
       const fs = await import("node:fs")
       await fs.promises.mkdir(directory, { recursive: true })
     },
-    catch: toSqlError(`PgliteClient: cannot create data directory ${directory}`)
+    catch: toSqlError(`PgliteClient: cannot create data directory ${directory}`),
   })
 }
 
@@ -83,12 +82,12 @@ const openPglite = (dataDir: string): Effect.Effect<PGlite, SqlError, Scope.Scop
         await pg.waitReady
         return pg
       },
-      catch: toSqlError(`PgliteClient: cannot open ${dataDir}`)
+      catch: toSqlError(`PgliteClient: cannot open ${dataDir}`),
     }),
     (pg) =>
       pg.closed ? Effect.void : Effect.tryPromise(() => pg.close()).pipe(
-        Effect.catchAll((error) => Effect.logWarning("PgliteClient: close failed", error))
-      )
+        Effect.catchAll((error) => Effect.logWarning("PgliteClient: close failed", error)),
+      ),
   )
 
 /** One result set comes back as its rows; several (multi-statement SQL) as an array per statement, like `pg`. */
@@ -109,14 +108,14 @@ const makeConnection = (pg: PGlite): Connection => {
   const run = (
     sql: string,
     params: ReadonlyArray<unknown>,
-    rowMode: RowMode
+    rowMode: RowMode,
   ): Effect.Effect<ReadonlyArray<Results>, SqlError> =>
     Effect.uninterruptible(Effect.tryPromise({
       try: async () =>
         params.length === 0
           ? await pg.exec(sql, { rowMode })
           : [await pg.query(sql, params as Array<unknown>, { rowMode })],
-      catch: toSqlError("Failed to execute statement")
+      catch: toSqlError("Failed to execute statement"),
     }))
 
   const execute = (sql: string, params: ReadonlyArray<unknown>, transformRows: TransformRows) =>
@@ -127,10 +126,9 @@ const makeConnection = (pg: PGlite): Connection => {
     executeUnprepared: execute,
     executeRaw: (sql, params) =>
       Effect.map(run(sql, params, "object"), (results) => (results.length === 1 ? results[0] : results)),
-    executeValues: (sql, params) =>
-      Effect.map(run(sql, params, "array"), (results) => rowsOf(results, undefined)),
+    executeValues: (sql, params) => Effect.map(run(sql, params, "array"), (results) => rowsOf(results, undefined)),
     // PGlite materialises the whole result anyway, so there is no cursor to page through.
-    executeStream: (sql, params, transformRows) => Stream.fromIterableEffect(execute(sql, params, transformRows))
+    executeStream: (sql, params, transformRows) => Stream.fromIterableEffect(execute(sql, params, transformRows)),
   }
 }
 
@@ -139,9 +137,9 @@ const makeConnection = (pg: PGlite): Connection => {
  * Uses the `Reactivity` service from the context when there is one, else a private one.
  */
 export const makePgliteClient = (
-  options: PgliteClientOptions
+  options: PgliteClientOptions,
 ): Effect.Effect<Client.SqlClient, SqlError, Scope.Scope> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     yield* ensureDirectory(options.dataDir)
     const pg = yield* openPglite(options.dataDir)
     const connection = makeConnection(pg)
@@ -152,12 +150,12 @@ export const makePgliteClient = (
     const acquire: Connection.Acquirer = Effect.uninterruptibleMask((restore) =>
       restore(semaphore.take(1)).pipe(
         Effect.zipRight(Effect.addFinalizer(() => semaphore.release(1))),
-        Effect.as(connection)
+        Effect.as(connection),
       )
     )
 
     const reactivity = yield* Effect.serviceOption(Reactivity.Reactivity).pipe(
-      Effect.flatMap(Option.match({ onNone: () => Reactivity.make, onSome: Effect.succeed }))
+      Effect.flatMap(Option.match({ onNone: () => Reactivity.make, onSome: Effect.succeed })),
     )
 
     return yield* Client.make({
@@ -167,8 +165,8 @@ export const makePgliteClient = (
       spanAttributes: [
         ["db.system.name", "postgresql"],
         ["db.namespace", "postgres"],
-        ["server.address", options.dataDir]
-      ]
+        ["server.address", options.dataDir],
+      ],
     }).pipe(Effect.provideService(Reactivity.Reactivity, reactivity))
   })
 

@@ -8,8 +8,8 @@ import type { EventId } from "../../core/shared/brands.ts"
 import {
   type DeliveryAttempt,
   type DeliveryStatus,
-  type WebhookDelivery,
   WebhookDeliveriesRepo,
+  type WebhookDelivery,
 } from "../../ports/store/webhook-deliveries.ts"
 import type { EndpointOwner } from "../../ports/store/webhook-endpoints.ts"
 import { toEvent } from "./outbox.ts"
@@ -37,7 +37,6 @@ const toAttempt = (row: Row): DeliveryAttempt => ({
   error: row.error ?? null,
 })
 
-
 const insertRow = (d: WebhookDelivery) => ({
   id: d.id,
   webhook_id: d.webhookId,
@@ -56,7 +55,7 @@ const insertRow = (d: WebhookDelivery) => ({
 
 export const WebhookDeliveriesRepoSql = Layer.effect(
   WebhookDeliveriesRepo,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* client
     return {
       unrouted: (limit) =>
@@ -68,7 +67,10 @@ export const WebhookDeliveriesRepoSql = Layer.effect(
       markRouted: (ids, at) =>
         ids.length === 0
           ? Effect.void
-          : sql`UPDATE outbox_events SET routed_at = ${at} WHERE ${sql.in("id", ids)}`.pipe(Effect.asVoid, Effect.orDie),
+          : sql`UPDATE outbox_events SET routed_at = ${at} WHERE ${sql.in("id", ids)}`.pipe(
+            Effect.asVoid,
+            Effect.orDie,
+          ),
       enqueue: (deliveries) =>
         deliveries.length === 0
           ? Effect.void
@@ -115,14 +117,18 @@ export const WebhookDeliveriesRepoSql = Layer.effect(
           Effect.orDie,
         ),
       get: (id) =>
-        sql`SELECT * FROM webhook_deliveries WHERE id = ${id}`.pipe(Effect.map((rows) => first(rows, toDelivery)), Effect.orDie),
+        sql`SELECT * FROM webhook_deliveries WHERE id = ${id}`.pipe(
+          Effect.map((rows) => first(rows, toDelivery)),
+          Effect.orDie,
+        ),
       replay: (id, now) =>
         sql`UPDATE webhook_deliveries SET manual = CASE WHEN status = 'pending' THEN manual ELSE true END,
             status = 'pending', next_attempt_at = ${now}, lease_until = NULL, lease_token = NULL
           WHERE id = ${id} RETURNING *`.pipe(Effect.map((rows) => first(rows, toDelivery)), Effect.orDie),
       list: (owner, limit) =>
-        Effect.gen(function*() {
-          const rows = yield* sql`SELECT * FROM webhook_deliveries WHERE owner_kind = ${owner.kind} AND owner_id = ${owner.id}
+        Effect.gen(function* () {
+          const rows =
+            yield* sql`SELECT * FROM webhook_deliveries WHERE owner_kind = ${owner.kind} AND owner_id = ${owner.id}
             ORDER BY created_at DESC, seq DESC LIMIT ${limit}`
           const deliveries = rows.map(toDelivery)
           if (deliveries.length === 0) return []

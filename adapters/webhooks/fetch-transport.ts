@@ -31,7 +31,9 @@ export const post = (url: string, headers: Readonly<Record<string, string>>, bod
       })
       .catch((error) => {
         clearTimeout(timer)
-        resume(Effect.fail(new TransportFailure({ message: describe(error, timedOut, timeoutMs), latencyMs: latency() })))
+        resume(
+          Effect.fail(new TransportFailure({ message: describe(error, timedOut, timeoutMs), latencyMs: latency() })),
+        )
       })
     return Effect.sync(() => {
       clearTimeout(timer)

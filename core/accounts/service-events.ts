@@ -16,7 +16,7 @@ export const serviceEventData = (application: Application, extra: Record<string,
 })
 
 export const serviceEvent = (application: Application, event: string, now: Millis, extra?: Record<string, unknown>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const id = (yield* (yield* Secrets).uuid) as EventId
     yield* (yield* OutboxRepo).append([{
       id,
@@ -28,4 +28,3 @@ export const serviceEvent = (application: Application, event: string, now: Milli
       createdAt: now,
     }])
   })
-

@@ -11,16 +11,18 @@ import type { Application } from "./model.ts"
 import { serviceEvent } from "./service-events.ts"
 import { untracedStacks } from "../shared/tracing.ts"
 
-export const unpauseApplication = Effect.fn("Accounts.unpause", untracedStacks)(function*(applicationId: ApplicationId) {
-  const apps = yield* ApplicationsRepo
-  return yield* (yield* Transactor).withTransaction(Effect.gen(function*() {
-    const found = yield* apps.getForUpdate(applicationId)
-    if (Option.isNone(found)) return yield* notFound
-    if (!found.value.paused) return found.value
-    const now = yield* Clock.currentTimeMillis
-    const unpaused: Application = { ...found.value, paused: false, unpausedAt: now }
-    yield* apps.update(unpaused)
-    yield* serviceEvent(unpaused, "service.unpaused", now, { paused: false })
-    return unpaused
-  }))
-})
+export const unpauseApplication = Effect.fn("Accounts.unpause", untracedStacks)(
+  function* (applicationId: ApplicationId) {
+    const apps = yield* ApplicationsRepo
+    return yield* (yield* Transactor).withTransaction(Effect.gen(function* () {
+      const found = yield* apps.getForUpdate(applicationId)
+      if (Option.isNone(found)) return yield* notFound
+      if (!found.value.paused) return found.value
+      const now = yield* Clock.currentTimeMillis
+      const unpaused: Application = { ...found.value, paused: false, unpausedAt: now }
+      yield* apps.update(unpaused)
+      yield* serviceEvent(unpaused, "service.unpaused", now, { paused: false })
+      return unpaused
+    }))
+  },
+)

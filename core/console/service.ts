@@ -30,7 +30,7 @@ const decodeScopes = Schema.decodeUnknownEither(Schema.NonEmptyArray(Scope))
 const failIfRefused = (fields: FieldReader) => (fields.error ? Effect.fail(fields.error) : Effect.void)
 
 export class Console extends Effect.Service<Console>()("core/Console", {
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const tx = yield* Transactor
     const accounts = yield* AccountsRepo
     const apps = yield* ApplicationsRepo
@@ -42,17 +42,23 @@ export class Console extends Effect.Service<Console>()("core/Console", {
     const verify = yield* Verify
 
     const account = (id: string) =>
-      Effect.flatMap(isUuid(id) ? accounts.get(id as AccountId) : Effect.succeedNone, Option.match({
-        onNone: () => Effect.fail(notFound),
-        onSome: (a) => Effect.succeed(a),
-      }))
+      Effect.flatMap(
+        isUuid(id) ? accounts.get(id as AccountId) : Effect.succeedNone,
+        Option.match({
+          onNone: () => Effect.fail(notFound),
+          onSome: (a) => Effect.succeed(a),
+        }),
+      )
     const application = (id: string) =>
-      Effect.flatMap(isUuid(id) ? apps.get(id as ApplicationId) : Effect.succeedNone, Option.match({
-        onNone: () => Effect.fail(notFound),
-        onSome: (a) => Effect.succeed(a),
-      }))
+      Effect.flatMap(
+        isUuid(id) ? apps.get(id as ApplicationId) : Effect.succeedNone,
+        Option.match({
+          onNone: () => Effect.fail(notFound),
+          onSome: (a) => Effect.succeed(a),
+        }),
+      )
 
-    const createAccount = Effect.fn("Console.createAccount", untracedStacks)(function*(body: Json) {
+    const createAccount = Effect.fn("Console.createAccount", untracedStacks)(function* (body: Json) {
       const f = new FieldReader(body)
       const name = f.string("name", { required: true, max: 200 })
       const sandboxOnly = f.boolean("sandbox_only", false)
@@ -70,28 +76,30 @@ export class Console extends Effect.Service<Console>()("core/Console", {
       return accountJson(created)
     })
 
-    const createApplication = Effect.fn("Console.createApplication", untracedStacks)(function*(accountId: string, body: Json) {
-      const owner = yield* account(accountId)
-      const f = new FieldReader(body)
-      const name = f.string("name", { required: true, max: 200 })
-      const approved = f.boolean("approved", false)
-      const externalId = f.string("external_id", { max: 200 })
-      yield* failIfRefused(f)
-      const created: Application = {
-        id: (yield* secrets.uuid) as ApplicationId,
-        accountId: owner.id,
-        name: name!,
-        status: approved ? "active" : "pending",
-        externalId: externalId ?? null,
-        paused: false,
-        unpausedAt: null,
-        createdAt: yield* Clock.currentTimeMillis,
-      }
-      yield* apps.insert(created)
-      return applicationJson(created)
-    })
+    const createApplication = Effect.fn("Console.createApplication", untracedStacks)(
+      function* (accountId: string, body: Json) {
+        const owner = yield* account(accountId)
+        const f = new FieldReader(body)
+        const name = f.string("name", { required: true, max: 200 })
+        const approved = f.boolean("approved", false)
+        const externalId = f.string("external_id", { max: 200 })
+        yield* failIfRefused(f)
+        const created: Application = {
+          id: (yield* secrets.uuid) as ApplicationId,
+          accountId: owner.id,
+          name: name!,
+          status: approved ? "active" : "pending",
+          externalId: externalId ?? null,
+          paused: false,
+          unpausedAt: null,
+          createdAt: yield* Clock.currentTimeMillis,
+        }
+        yield* apps.insert(created)
+        return applicationJson(created)
+      },
+    )
 
-    const approve = Effect.fn("Console.approve", untracedStacks)(function*(applicationId: string) {
+    const approve = Effect.fn("Console.approve", untracedStacks)(function* (applicationId: string) {
       const app = yield* application(applicationId)
       const approved: Application = { ...app, status: "active" }
       yield* apps.update(approved)
@@ -104,8 +112,9 @@ export class Console extends Effect.Service<Console>()("core/Console", {
       let expiresAt: number | null = null
       if (expires !== undefined) {
         const ms = Date.parse(expires)
-        if (Number.isNaN(ms) || !/^\d{4}-\d{2}-\d{2}T/.test(expires)) f.refuse("expires_at", "must be an ISO 8601 date-time")
-        else expiresAt = ms
+        if (Number.isNaN(ms) || !/^\d{4}-\d{2}-\d{2}T/.test(expires)) {
+          f.refuse("expires_at", "must be an ISO 8601 date-time")
+        } else expiresAt = ms
       }
       const list = f.stringArray("ip_allowlist") ?? []
       const ipAllowlist: Array<string> = []
@@ -120,8 +129,11 @@ export class Console extends Effect.Service<Console>()("core/Console", {
     const issue = (
       shape: Omit<Credential, "id" | "hash" | "createdAt" | "revokedAt">,
     ) =>
-      Effect.gen(function*() {
-        const secret = generateCredential(shape.kind === "account_token" ? "account_token" : shape.mode!, yield* secrets.randomBytes(24))
+      Effect.gen(function* () {
+        const secret = generateCredential(
+          shape.kind === "account_token" ? "account_token" : shape.mode!,
+          yield* secrets.randomBytes(24),
+        )
         const credential: Credential = {
           ...shape,
           id: (yield* secrets.uuid) as KeyId,
@@ -136,18 +148,18 @@ export class Console extends Effect.Service<Console>()("core/Console", {
     const readAccess = (f: FieldReader) => {
       const raw = f.body.access ?? "full"
       const access = decodeAccess(raw)
-      if (Either.isLeft(access)) return f.refuse("access", "must be \"full\", \"check\" or a non-empty array of scopes")
+      if (Either.isLeft(access)) return f.refuse("access", 'must be "full", "check" or a non-empty array of scopes')
       if (Array.isArray(access.right) && access.right.some((s) => ConnectedAppScopes.includes(s))) {
         return f.refuse("access", `${ConnectedAppScopes.join(", ")} are held only by connected-app keys`)
       }
       return access.right
     }
 
-    const createKey = Effect.fn("Console.createKey", untracedStacks)(function*(applicationId: string, body: Json) {
+    const createKey = Effect.fn("Console.createKey", untracedStacks)(function* (applicationId: string, body: Json) {
       const app = yield* application(applicationId)
       const f = new FieldReader(body)
       const mode = f.string("mode", { required: true })
-      if (mode !== undefined && mode !== "live" && mode !== "test") f.refuse("mode", "must be \"live\" or \"test\"")
+      if (mode !== undefined && mode !== "live" && mode !== "test") f.refuse("mode", 'must be "live" or "test"')
       const access = readAccess(f)
       const limits = keyLimits(f)
       yield* failIfRefused(f)
@@ -163,50 +175,56 @@ export class Console extends Effect.Service<Console>()("core/Console", {
       return newKeyJson(credential, secret)
     })
 
-    const createPartnerKey = Effect.fn("Console.createPartnerKey", untracedStacks)(function*(accountId: string, body: Json) {
-      const owner = yield* account(accountId)
-      const f = new FieldReader(body)
-      const mode = f.string("mode", { required: true })
-      if (mode !== undefined && mode !== "partner" && mode !== "partner_test") {
-        f.refuse("mode", "must be \"partner\" or \"partner_test\"")
-      }
-      if (!owner.partner) f.refuse("mode", "partner keys need a partner account")
-      if (body.access !== undefined && body.access !== "full") f.refuse("access", "partner keys always have full access")
-      const limits = keyLimits(f)
-      yield* failIfRefused(f)
-      const { credential, secret } = yield* issue({
-        accountId: owner.id,
-        applicationId: null,
-        kind: "key",
-        mode: mode as KeyMode,
-        access: "full",
-        appName: null,
-        ...limits,
-      })
-      return newKeyJson(credential, secret)
-    })
+    const createPartnerKey = Effect.fn("Console.createPartnerKey", untracedStacks)(
+      function* (accountId: string, body: Json) {
+        const owner = yield* account(accountId)
+        const f = new FieldReader(body)
+        const mode = f.string("mode", { required: true })
+        if (mode !== undefined && mode !== "partner" && mode !== "partner_test") {
+          f.refuse("mode", 'must be "partner" or "partner_test"')
+        }
+        if (!owner.partner) f.refuse("mode", "partner keys need a partner account")
+        if (body.access !== undefined && body.access !== "full") {
+          f.refuse("access", "partner keys always have full access")
+        }
+        const limits = keyLimits(f)
+        yield* failIfRefused(f)
+        const { credential, secret } = yield* issue({
+          accountId: owner.id,
+          applicationId: null,
+          kind: "key",
+          mode: mode as KeyMode,
+          access: "full",
+          appName: null,
+          ...limits,
+        })
+        return newKeyJson(credential, secret)
+      },
+    )
 
-    const createConnectedAppKey = Effect.fn("Console.createConnectedAppKey", untracedStacks)(function*(applicationId: string, body: Json) {
-      const app = yield* application(applicationId)
-      const f = new FieldReader(body)
-      const appName = f.string("app_name", { required: true, max: 200 })
-      const scopes = decodeScopes(body.scopes)
-      if (Either.isLeft(scopes)) f.refuse("scopes", "must be a non-empty array of scopes")
-      const limits = keyLimits(f)
-      yield* failIfRefused(f)
-      const { credential, secret } = yield* issue({
-        accountId: app.accountId,
-        applicationId: app.id,
-        kind: "key",
-        mode: "live",
-        access: Either.getOrThrow(scopes),
-        appName: appName!,
-        ...limits,
-      })
-      return newKeyJson(credential, secret)
-    })
+    const createConnectedAppKey = Effect.fn("Console.createConnectedAppKey", untracedStacks)(
+      function* (applicationId: string, body: Json) {
+        const app = yield* application(applicationId)
+        const f = new FieldReader(body)
+        const appName = f.string("app_name", { required: true, max: 200 })
+        const scopes = decodeScopes(body.scopes)
+        if (Either.isLeft(scopes)) f.refuse("scopes", "must be a non-empty array of scopes")
+        const limits = keyLimits(f)
+        yield* failIfRefused(f)
+        const { credential, secret } = yield* issue({
+          accountId: app.accountId,
+          applicationId: app.id,
+          kind: "key",
+          mode: "live",
+          access: Either.getOrThrow(scopes),
+          appName: appName!,
+          ...limits,
+        })
+        return newKeyJson(credential, secret)
+      },
+    )
 
-    const createAccountToken = Effect.fn("Console.createAccountToken", untracedStacks)(function*(accountId: string) {
+    const createAccountToken = Effect.fn("Console.createAccountToken", untracedStacks)(function* (accountId: string) {
       const owner = yield* account(accountId)
       const { credential, secret } = yield* issue({
         accountId: owner.id,
@@ -221,33 +239,40 @@ export class Console extends Effect.Service<Console>()("core/Console", {
       return { id: credential.id, token: secret }
     })
 
-    const revokeKey = Effect.fn("Console.revokeKey", untracedStacks)(function*(keyId: string) {
+    const revokeKey = Effect.fn("Console.revokeKey", untracedStacks)(function* (keyId: string) {
       if (!isUuid(keyId)) return yield* notFound
       const revoked = yield* credentials.revoke(keyId as KeyId, yield* Clock.currentTimeMillis)
       if (Option.isNone(revoked)) return yield* notFound
       return { id: revoked.value.id, revoked: true }
     })
 
-    const putVerifySettings = Effect.fn("Console.putVerifySettings", untracedStacks)(function*(applicationId: string, body: Json) {
-      const app = yield* application(applicationId)
-      return yield* tx.withTransaction(Effect.gen(function*() {
-        const next = yield* updateSettings(yield* verify.settingsOf(app), body)
-        yield* settings.put(app.id, next)
-        return next
-      }))
-    })
+    const putVerifySettings = Effect.fn("Console.putVerifySettings", untracedStacks)(
+      function* (applicationId: string, body: Json) {
+        const app = yield* application(applicationId)
+        return yield* tx.withTransaction(Effect.gen(function* () {
+          const next = yield* updateSettings(yield* verify.settingsOf(app), body)
+          yield* settings.put(app.id, next)
+          return next
+        }))
+      },
+    )
 
-    const addSandboxDestination = Effect.fn("Console.addSandboxDestination", untracedStacks)(function*(accountId: string, body: Json) {
-      const owner = yield* account(accountId)
-      const to = typeof body.to === "string" ? parseSaudiMobile(body.to) : Option.none()
-      if (Option.isNone(to)) {
-        return yield* new InvalidRequest({ message: "`to` must be a Saudi mobile number.", fields: { to: "invalid" } })
-      }
-      yield* sandbox.add(owner.id, to.value)
-      return { to: to.value }
-    })
+    const addSandboxDestination = Effect.fn("Console.addSandboxDestination", untracedStacks)(
+      function* (accountId: string, body: Json) {
+        const owner = yield* account(accountId)
+        const to = typeof body.to === "string" ? parseSaudiMobile(body.to) : Option.none()
+        if (Option.isNone(to)) {
+          return yield* new InvalidRequest({
+            message: "`to` must be a Saudi mobile number.",
+            fields: { to: "invalid" },
+          })
+        }
+        yield* sandbox.add(owner.id, to.value)
+        return { to: to.value }
+      },
+    )
 
-    const creditWallet = Effect.fn("Console.creditWallet", untracedStacks)(function*(accountId: string, body: Json) {
+    const creditWallet = Effect.fn("Console.creditWallet", untracedStacks)(function* (accountId: string, body: Json) {
       const owner = yield* account(accountId)
       const f = new FieldReader(body)
       const amount = f.integer("amount_halalas", { required: true, min: 1, max: 100_000_000_00 })

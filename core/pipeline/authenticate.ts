@@ -101,7 +101,7 @@ export const partnerApplicationRef = (req: ApiRequest): string | undefined => {
 
 /** Step 2b: a partner key names one of its client applications. */
 const resolvePartnerApplication = (ctx: CredentialContext, req: ApiRequest) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const ref = partnerApplicationRef(req)
     if (ref === undefined) return yield* new ServiceRequired({})
     const found = yield* (yield* ApplicationsRepo).findInAccount(ctx.account.id, ref)
@@ -130,7 +130,7 @@ const rememberedHashes = new WeakMap<object, Map<string, string>>()
 const hashCredential = (secrets: Secrets["Type"], presented: string): string => {
   if (presented.length > 128) return secrets.hash(presented)
   let memo = rememberedHashes.get(secrets)
-  if (memo === undefined) rememberedHashes.set(secrets, (memo = new Map()))
+  if (memo === undefined) rememberedHashes.set(secrets, memo = new Map())
   let hash = memo.get(presented)
   if (hash === undefined) {
     hash = secrets.hash(presented)
@@ -145,7 +145,7 @@ const hashCredential = (secrets: Secrets["Type"], presented: string): string => 
  * Untraced (no span): it runs on every request, and an `Effect.fn` span costs a captured stack per call
  * and two formatted stacks per failure, several times the rest of the check (bench/http.ts).
  */
-export const authorize = Effect.fnUntraced(function*(req: ApiRequest, guard: Guard) {
+export const authorize = Effect.fnUntraced(function* (req: ApiRequest, guard: Guard) {
   const presented = presentedCredential(req)
   if (presented === undefined) return yield* unauthorized
   const secrets = yield* Secrets

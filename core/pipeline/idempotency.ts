@@ -28,7 +28,7 @@ export const withIdempotency = <E, R>(
   const raw = req.header("idempotency-key")
   // Most requests carry no key (and reads never use one): they run as they are, without a generator.
   if (raw === undefined || !writes.has(req.method)) return run
-  return Effect.gen(function*() {
+  return Effect.gen(function* () {
     const parsed = parseIdempotencyKey(raw)
     if (Either.isLeft(parsed)) {
       return yield* new InvalidRequest({

@@ -14,7 +14,9 @@ export class FieldReader {
   string(name: string, opts: { required?: boolean; max?: number } = {}): string | undefined {
     const v = this.body[name]
     if (v === undefined || v === null) return opts.required ? this.refuse(name, "required") : undefined
-    if (typeof v !== "string" || (opts.required && v.trim() === "")) return this.refuse(name, "must be a non-empty string")
+    if (typeof v !== "string" || (opts.required && v.trim() === "")) {
+      return this.refuse(name, "must be a non-empty string")
+    }
     if (opts.max !== undefined && v.length > opts.max) return this.refuse(name, `at most ${opts.max} characters`)
     return v
   }
@@ -38,7 +40,9 @@ export class FieldReader {
   stringArray(name: string): ReadonlyArray<string> | undefined {
     const v = this.body[name]
     if (v === undefined || v === null) return undefined
-    if (!Array.isArray(v) || v.some((x) => typeof x !== "string")) return this.refuse(name, "must be an array of strings")
+    if (!Array.isArray(v) || v.some((x) => typeof x !== "string")) {
+      return this.refuse(name, "must be an array of strings")
+    }
     return v as ReadonlyArray<string>
   }
 

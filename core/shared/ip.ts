@@ -147,7 +147,12 @@ const Version = Schema.Literal(4, 6)
 export const IpSchema = Schema.Struct({ version: Version, value: Schema.BigIntFromSelf })
 export const IpRangeSchema = Schema.Struct({ version: Version, base: Schema.BigIntFromSelf, prefix: Schema.Int })
 
-const fromString = <A>(schema: Schema.Schema<A>, parse: (s: string) => Option.Option<A>, format: (a: A) => string, what: string) =>
+const fromString = <A>(
+  schema: Schema.Schema<A>,
+  parse: (s: string) => Option.Option<A>,
+  format: (a: A) => string,
+  what: string,
+) =>
   Schema.transformOrFail(Schema.String, schema, {
     strict: true,
     decode: (s, _, ast) =>

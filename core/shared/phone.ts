@@ -30,15 +30,15 @@ export const parseSaudiMobile = (input: string): Option.Option<SaudiMobile> => {
 }
 
 /** True for a string already in the canonical form `+9665XXXXXXXX` of a valid mobile. */
-export const isSaudiMobile = (s: string): s is SaudiMobile =>
-  s.startsWith("+966") && nationalMobile.test(s.slice(4))
+export const isSaudiMobile = (s: string): s is SaudiMobile => s.startsWith("+966") && nationalMobile.test(s.slice(4))
 
 /** The branded canonical form; its arbitrary generates valid numbers from the metadata pattern. */
 export const SaudiMobileE164 = Schema.String.pipe(
   Schema.filter(isSaudiMobile, { message: () => "expected a Saudi mobile number in the form +9665XXXXXXXX" }),
   Schema.fromBrand(SaudiMobile),
   Schema.annotations({
-    arbitrary: () => (fc) => fc.stringMatching(new RegExp(`^\\+966(?:${SA_MOBILE_NATIONAL_PATTERN})$`)).map(SaudiMobile),
+    arbitrary: () => (fc) =>
+      fc.stringMatching(new RegExp(`^\\+966(?:${SA_MOBILE_NATIONAL_PATTERN})$`)).map(SaudiMobile),
   }),
 )
 

@@ -35,7 +35,9 @@ const daysFromCivil = (year: number, month: number, day: number): number => {
 
 const pad = (n: number, width: number): string => String(n).padStart(width, "0")
 /** Four-digit year; outside 0000..9999 the ISO 8601 expanded form `±YYYYYY`. */
-const formatYear = (y: number): string => (y >= 0 && y <= 9999 ? pad(y, 4) : `${y < 0 ? "-" : "+"}${pad(Math.abs(y), 6)}`)
+const formatYear = (
+  y: number,
+): string => (y >= 0 && y <= 9999 ? pad(y, 4) : `${y < 0 ? "-" : "+"}${pad(Math.abs(y), 6)}`)
 
 const riyadhDays = (ms: number): number => floorDiv(ms + RIYADH_OFFSET_MS, DAY_MS)
 
@@ -66,6 +68,8 @@ export const isoMillis = (ms: number): string => {
   const days = floorDiv(t, DAY_MS)
   const { year, month, day } = civilFromDays(days)
   const inDay = t - days * DAY_MS
-  const time = `${pad(floorDiv(inDay, 3_600_000), 2)}:${pad(floorDiv(inDay, 60_000) % 60, 2)}:${pad(floorDiv(inDay, 1000) % 60, 2)}`
+  const time = `${pad(floorDiv(inDay, 3_600_000), 2)}:${pad(floorDiv(inDay, 60_000) % 60, 2)}:${
+    pad(floorDiv(inDay, 1000) % 60, 2)
+  }`
   return `${formatYear(year)}-${pad(month, 2)}-${pad(day, 2)}T${time}.${pad(inDay % 1000, 3)}Z`
 }

@@ -31,7 +31,7 @@ export interface SendContext {
 
 /** Sandbox gates of a sandbox `start` (resends are neither counted nor refused by them). */
 export const sandboxGates = (ctx: SendContext) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     // sandbox_unsupported_channel: SMS carries the [TEST] stamp; reserved for a future channel.
     if (!(yield* (yield* SandboxDestinationsRepo).has(ctx.application.accountId, ctx.to))) {
       return yield* new SandboxUnverifiedDestination({})
@@ -42,7 +42,7 @@ export const sandboxGates = (ctx: SendContext) =>
 
 /** The caps and the pause, shared by `start` and `resend`. */
 export const sendGates = (ctx: SendContext) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sends = yield* VerifySendsRepo
     const since = ctx.now - VerifyLimits.capWindowMs
     const toDestination = yield* sends.countToDestination(ctx.application.id, ctx.to, since)

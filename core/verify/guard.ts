@@ -16,7 +16,7 @@ export const guardTrips = (sends: number, verified: number, settings: VerifySett
 
 /** Runs inside the send's transaction, after the send is recorded. */
 export const tripGuard = (application: Application, settings: VerifySettings, now: Millis) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     if (!settings.guard.enabled || application.paused) return
     const since = Math.max(now - GuardDefaults.windowMs, application.unpausedAt ?? 0)
     const stats = yield* (yield* VerifySendsRepo).guardStats(application.id, since)

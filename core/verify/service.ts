@@ -15,7 +15,7 @@ import { halalas, Uuid } from "../shared/brands.ts"
 import { isSandboxMode } from "../shared/key-mode.ts"
 import { alertLowBalance, charge, type ChargeRequest, crossesLowBalance, refund } from "../wallet/charge.ts"
 import { tripGuard } from "./guard.ts"
-import { type Decision, decide, hasExpired, type VerificationEvent } from "./machine.ts"
+import { decide, type Decision, hasExpired, type VerificationEvent } from "./machine.ts"
 import type { Verification, VerifySettings } from "./model.ts"
 import type { CheckInput, StartInput } from "./requests.ts"
 import { sandboxGates, type SendContext, sendGates } from "./gates.ts"
@@ -33,7 +33,7 @@ export const smsText = (code: string, sandbox: boolean) =>
 export const SweepJob = "verify.sweep"
 
 export class Verify extends Effect.Service<Verify>()("core/Verify", {
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const tx = yield* Transactor
     const apps = yield* ApplicationsRepo
     const verifications = yield* VerificationsRepo
@@ -65,14 +65,14 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
 
     /** Persists a decision: the new state and its events, in the caller's transaction. */
     const persist = (before: Verification, d: Decision, externalId: string | null, now: Millis) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         if (d.next !== before) yield* verifications.update(d.next)
         yield* emit(d.next, d.events, externalId, now)
       })
 
     /** Loads a verification of the caller's application, locked; another application's is `not_found`. */
     const lockOwn = (p: KeyPrincipal, id: string) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         if (!isUuid(id)) return yield* notFound
         const found = yield* verifications.getForUpdate(id as VerificationId)
         if (Option.isNone(found) || found.value.applicationId !== p.application.id) return yield* notFound
@@ -81,8 +81,8 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
 
     /** Applies one command in a transaction; a refusal is answered after the transaction commits. */
     const run = (p: KeyPrincipal, id: string, command: Parameters<typeof decide>[1]) =>
-      Effect.gen(function*() {
-        const d = yield* tx.withTransaction(Effect.gen(function*() {
+      Effect.gen(function* () {
+        const d = yield* tx.withTransaction(Effect.gen(function* () {
           const v = yield* lockOwn(p, id)
           const now = yield* Clock.currentTimeMillis
           const d = decide(v, command, now)
@@ -103,7 +103,7 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
 
     /** Steps 5 and 6, inside the caller's transaction; answers the balance after the charge (null: free). */
     const admitSend = (p: KeyPrincipal, ctx: SendContext, verificationId: VerificationId, sandboxStart: boolean) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         if (sandboxStart) yield* sandboxGates(ctx)
         yield* sendGates(ctx)
         return ctx.priceHalalas > 0 ? yield* charge(chargeOf(p, ctx.priceHalalas, verificationId, ctx.now)) : null
@@ -126,12 +126,17 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
      * What follows a send the network accepted: the protection guard and `balance.low`. A refused send
      * is rolled back as if never attempted, so it must neither pause the application nor fire an alert.
      */
-    const afterSend = (p: KeyPrincipal, ctx: SendContext, verificationId: VerificationId, balanceAfter: number | null) => {
+    const afterSend = (
+      p: KeyPrincipal,
+      ctx: SendContext,
+      verificationId: VerificationId,
+      balanceAfter: number | null,
+    ) => {
       const charged = chargeOf(p, ctx.priceHalalas, verificationId, ctx.now)
       const alert = balanceAfter !== null && crossesLowBalance(charged, balanceAfter)
       // Most sends have nothing to do here: skip the transaction then (it is on the hot path).
       if (!ctx.settings.guard.enabled && !alert) return Effect.void
-      return tx.withTransaction(Effect.gen(function*() {
+      return tx.withTransaction(Effect.gen(function* () {
         yield* tripGuard(yield* lockApplication(p), ctx.settings, ctx.now)
         if (alert) yield* alertLowBalance(charged, balanceAfter!)
       }))
@@ -139,16 +144,23 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
 
     const priceFor = (p: KeyPrincipal) => (isSandboxMode(p.mode) ? 0 : Prices.verifySmsHalalas)
 
-    const start = Effect.fn("Verify.start", untracedStacks)(function*(p: KeyPrincipal, input: StartInput) {
+    const start = Effect.fn("Verify.start", untracedStacks)(function* (p: KeyPrincipal, input: StartInput) {
       const settings = yield* settingsOf(p.application)
       const id = (yield* secrets.uuid) as VerificationId
       const code = yield* secrets.randomDigits(settings.code_length)
       const price = priceFor(p)
       const sandbox = isSandboxMode(p.mode)
-      const { balanceAfter, ctx, v } = yield* tx.withTransaction(Effect.gen(function*() {
+      const { balanceAfter, ctx, v } = yield* tx.withTransaction(Effect.gen(function* () {
         const now = yield* Clock.currentTimeMillis
         const application = yield* lockApplication(p)
-        const ctx: SendContext = { application, to: input.to, clientIp: input.clientIp, priceHalalas: price, settings, now }
+        const ctx: SendContext = {
+          application,
+          to: input.to,
+          clientIp: input.clientIp,
+          priceHalalas: price,
+          settings,
+          now,
+        }
         const balanceAfter = yield* admitSend(p, ctx, id, sandbox)
         const v: Verification = {
           id,
@@ -177,7 +189,7 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
         Effect.catchTag("SmsRefused", (refused) =>
           Effect.zipRight(
             // Rolled back as if never attempted: refunded, counted toward no cap, nothing left to check.
-            tx.withTransaction(Effect.gen(function*() {
+            tx.withTransaction(Effect.gen(function* () {
               yield* verifications.delete(id)
               yield* sends.delete(id, ctx.now)
               if (price > 0) yield* refund(chargeOf(p, price, id, yield* Clock.currentTimeMillis))
@@ -189,11 +201,11 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
       return verificationJson(v)
     })
 
-    const resend = Effect.fn("Verify.resend", untracedStacks)(function*(p: KeyPrincipal, id: string) {
+    const resend = Effect.fn("Verify.resend", untracedStacks)(function* (p: KeyPrincipal, id: string) {
       const settings = yield* settingsOf(p.application)
       const code = yield* secrets.randomDigits(settings.code_length)
       const price = priceFor(p)
-      const outcome = yield* tx.withTransaction(Effect.gen(function*() {
+      const outcome = yield* tx.withTransaction(Effect.gen(function* () {
         const before = yield* lockOwn(p, id)
         const now = yield* Clock.currentTimeMillis
         const d = decide(before, {
@@ -206,7 +218,14 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
           return Either.left(d.refusal)
         }
         const application = yield* lockApplication(p)
-        const ctx: SendContext = { application, to: before.to, clientIp: before.clientIp, priceHalalas: price, settings, now }
+        const ctx: SendContext = {
+          application,
+          to: before.to,
+          clientIp: before.clientIp,
+          priceHalalas: price,
+          settings,
+          now,
+        }
         const balanceAfter = yield* admitSend(p, ctx, before.id, false)
         yield* verifications.update(d.next)
         yield* recordSend(ctx, before.id)
@@ -217,7 +236,7 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
       yield* sms.send({ to: next.to, text: smsText(code, isSandboxMode(p.mode)) }).pipe(
         Effect.catchTag("SmsRefused", (refused) =>
           Effect.zipRight(
-            tx.withTransaction(Effect.gen(function*() {
+            tx.withTransaction(Effect.gen(function* () {
               const current = yield* verifications.getForUpdate(next.id)
               if (Option.isSome(current) && current.value.codeHash === next.codeHash) {
                 yield* verifications.update({
@@ -237,8 +256,8 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
       return verificationJson(next)
     })
 
-    const check = Effect.fn("Verify.check", untracedStacks)(function*(p: KeyPrincipal, input: CheckInput) {
-      return yield* tx.withTransaction(Effect.gen(function*() {
+    const check = Effect.fn("Verify.check", untracedStacks)(function* (p: KeyPrincipal, input: CheckInput) {
+      return yield* tx.withTransaction(Effect.gen(function* () {
         const v = yield* lockOwn(p, input.id)
         const now = yield* Clock.currentTimeMillis
         const matches = secrets.equal(codeHash(v.id, input.code), v.codeHash) && v.status === "pending"
@@ -248,7 +267,7 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
       }))
     })
 
-    const read = Effect.fn("Verify.read", untracedStacks)(function*(p: KeyPrincipal, id: string) {
+    const read = Effect.fn("Verify.read", untracedStacks)(function* (p: KeyPrincipal, id: string) {
       if (!isUuid(id)) return yield* notFound
       const found = yield* verifications.get(id as VerificationId)
       if (Option.isNone(found) || found.value.applicationId !== p.application.id) return yield* notFound
@@ -257,36 +276,40 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
       return yield* run(p, id, { _tag: "Read" })
     })
 
-    const cancel = Effect.fn("Verify.cancel", untracedStacks)((p: KeyPrincipal, id: string) => run(p, id, { _tag: "Cancel" }))
+    const cancel = Effect.fn("Verify.cancel", untracedStacks)((p: KeyPrincipal, id: string) =>
+      run(p, id, { _tag: "Cancel" })
+    )
 
     /**
      * The periodic sweep: every 10 minutes on the platform clock, one process wins the run and expires
      * codes at least 5 minutes past `expires_at`. Answers how many it expired.
      */
-    const sweep = Effect.fn("Verify.sweep", untracedStacks)(function*(claim: (name: string, now: Millis, next: Millis) => Effect.Effect<boolean>) {
-      const now = yield* Clock.currentTimeMillis
-      if (!(yield* claim(SweepJob, now, now + VerifyLimits.sweepIntervalMs))) return 0
-      const externalIds = new Map<string, string | null>()
-      const externalIdOf = (v: Verification) =>
-        externalIds.has(v.applicationId)
-          ? Effect.succeed(externalIds.get(v.applicationId) ?? null)
-          : Effect.map(apps.get(v.applicationId), (a) => {
-            const e = Option.match(a, { onNone: () => null, onSome: (x) => x.externalId })
-            externalIds.set(v.applicationId, e)
-            return e
-          })
-      const batch = 200
-      let total = 0
-      for (;;) {
-        const n = yield* tx.withTransaction(Effect.gen(function*() {
-          const due = yield* verifications.lockExpirable(now - VerifyLimits.sweepGraceMs, batch)
-          for (const v of due) yield* persist(v, decide(v, { _tag: "Sweep" }, now), yield* externalIdOf(v), now)
-          return due.length
-        }))
-        total += n
-        if (n < batch) return total
-      }
-    })
+    const sweep = Effect.fn("Verify.sweep", untracedStacks)(
+      function* (claim: (name: string, now: Millis, next: Millis) => Effect.Effect<boolean>) {
+        const now = yield* Clock.currentTimeMillis
+        if (!(yield* claim(SweepJob, now, now + VerifyLimits.sweepIntervalMs))) return 0
+        const externalIds = new Map<string, string | null>()
+        const externalIdOf = (v: Verification) =>
+          externalIds.has(v.applicationId)
+            ? Effect.succeed(externalIds.get(v.applicationId) ?? null)
+            : Effect.map(apps.get(v.applicationId), (a) => {
+              const e = Option.match(a, { onNone: () => null, onSome: (x) => x.externalId })
+              externalIds.set(v.applicationId, e)
+              return e
+            })
+        const batch = 200
+        let total = 0
+        for (;;) {
+          const n = yield* tx.withTransaction(Effect.gen(function* () {
+            const due = yield* verifications.lockExpirable(now - VerifyLimits.sweepGraceMs, batch)
+            for (const v of due) yield* persist(v, decide(v, { _tag: "Sweep" }, now), yield* externalIdOf(v), now)
+            return due.length
+          }))
+          total += n
+          if (n < batch) return total
+        }
+      },
+    )
 
     return { start, check, read, resend, cancel, sweep, settingsOf } as const
   }),

@@ -22,7 +22,7 @@ export interface ChargeRequest {
  * accepted, so that a refused send, refunded as if never attempted, fires nothing.
  */
 export const charge = (req: ChargeRequest) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const wallet = yield* WalletRepo
     const after = yield* wallet.charge({
       accountId: req.account.id,
@@ -50,7 +50,7 @@ export const crossesLowBalance = (req: ChargeRequest, after: number) =>
   after + req.priceHalalas >= Wallet.lowBalanceAlertHalalas
 
 export const alertLowBalance = (req: ChargeRequest, after: number) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const threshold = Wallet.lowBalanceAlertHalalas
     if (!crossesLowBalance(req, after)) return
     const id = (yield* (yield* Secrets).uuid) as EventId

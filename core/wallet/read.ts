@@ -9,7 +9,7 @@ export const walletState = (balance: number) =>
   balance < Prices.verifySmsHalalas ? "out" : balance < Wallet.lowBalanceAlertHalalas ? "low" : "ok"
 
 export const readWallet = (accountId: AccountId) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const wallet = yield* WalletRepo
     const now = yield* Clock.currentTimeMillis
     const balance = yield* wallet.balance(accountId)

@@ -1,7 +1,7 @@
 /** The console's webhook use cases (DECISIONS 2): endpoints, rehearsals, the delivery log, replays. */
 import { Clock, Effect, Option, Schema } from "effect"
 import { Secrets } from "../../ports/secrets.ts"
-import { type WebhookDelivery, WebhookDeliveriesRepo } from "../../ports/store/webhook-deliveries.ts"
+import { WebhookDeliveriesRepo, type WebhookDelivery } from "../../ports/store/webhook-deliveries.ts"
 import { type EndpointOwner, WebhookEndpointsRepo } from "../../ports/store/webhook-endpoints.ts"
 import type { Application } from "../accounts/model.ts"
 import { Console } from "../console/service.ts"
@@ -22,7 +22,7 @@ const isUuid = Schema.is(Uuid)
 export type OwnerKind = EndpointOwner["kind"]
 
 export class WebhookConsole extends Effect.Service<WebhookConsole>()("core/WebhookConsole", {
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const operator = yield* Console
     const endpoints = yield* WebhookEndpointsRepo
     const deliveries = yield* WebhookDeliveriesRepo
@@ -32,52 +32,73 @@ export class WebhookConsole extends Effect.Service<WebhookConsole>()("core/Webho
     /** The owner, checked to exist, and its application when it is one. */
     const ownerOf = (kind: OwnerKind, id: string) =>
       kind === "application"
-        ? Effect.map(operator.application(id), (a) => ({ owner: { kind, id: a.id } as EndpointOwner, application: a as Application | null, accountId: a.accountId }))
-        : Effect.map(operator.account(id), (a) => ({ owner: { kind, id: a.id } as EndpointOwner, application: null, accountId: a.id }))
+        ? Effect.map(
+          operator.application(id),
+          (a) => ({
+            owner: { kind, id: a.id } as EndpointOwner,
+            application: a as Application | null,
+            accountId: a.accountId,
+          }),
+        )
+        : Effect.map(
+          operator.account(id),
+          (a) => ({ owner: { kind, id: a.id } as EndpointOwner, application: null, accountId: a.id }),
+        )
 
-    const putEndpoint = Effect.fn("WebhookConsole.putEndpoint", untracedStacks)(function*(kind: OwnerKind, id: string, body: Json, allowPrivate: boolean) {
-      const { owner } = yield* ownerOf(kind, id)
-      const f = new FieldReader(body)
-      const url = f.string("url", { required: true, max: 2048 })
-      const problem = url === undefined ? undefined : urlProblem(url, allowPrivate)
-      if (problem !== undefined) f.refuse("url", problem)
-      const events = kind === "account" ? [...new Set(f.stringArray("events") ?? [])] : []
-      const refusedEvent = events.find((e) => !isVerificationEvent(e))
-      if (refusedEvent !== undefined) f.refuse("events", `only verification.* events may be named, not ${refusedEvent}`)
-      if (f.error) return yield* f.error
-      const existing = yield* endpoints.get(owner)
-      const secret = Option.isSome(existing) ? secrets.unseal(existing.value.secret) : yield* provided(newEndpointSecret)
-      yield* endpoints.put({ owner, url: url!, secret: secrets.seal(secret), events })
-      return kind === "account" ? { url: url!, secret, events } : { url: url!, secret }
-    })
+    const putEndpoint = Effect.fn("WebhookConsole.putEndpoint", untracedStacks)(
+      function* (kind: OwnerKind, id: string, body: Json, allowPrivate: boolean) {
+        const { owner } = yield* ownerOf(kind, id)
+        const f = new FieldReader(body)
+        const url = f.string("url", { required: true, max: 2048 })
+        const problem = url === undefined ? undefined : urlProblem(url, allowPrivate)
+        if (problem !== undefined) f.refuse("url", problem)
+        const events = kind === "account" ? [...new Set(f.stringArray("events") ?? [])] : []
+        const refusedEvent = events.find((e) => !isVerificationEvent(e))
+        if (refusedEvent !== undefined) {
+          f.refuse("events", `only verification.* events may be named, not ${refusedEvent}`)
+        }
+        if (f.error) return yield* f.error
+        const existing = yield* endpoints.get(owner)
+        const secret = Option.isSome(existing)
+          ? secrets.unseal(existing.value.secret)
+          : yield* provided(newEndpointSecret)
+        yield* endpoints.put({ owner, url: url!, secret: secrets.seal(secret), events })
+        return kind === "account" ? { url: url!, secret, events } : { url: url!, secret }
+      },
+    )
 
-    const rehearse = Effect.fn("WebhookConsole.rehearse", untracedStacks)(function*(kind: OwnerKind, id: string, body: Json) {
-      const { owner, application, accountId } = yield* ownerOf(kind, id)
-      const event = body.event === undefined || body.event === null ? DefaultRehearsalEvent : body.event
-      if (typeof event !== "string" || !isKnownEvent(event)) {
-        return yield* new InvalidRequest({ message: "`event` must name an event of the catalogue.", fields: { event: "unknown event" } })
-      }
-      if (Option.isNone(yield* endpoints.get(owner))) return yield* notFound
-      const now = yield* Clock.currentTimeMillis
-      const delivery: WebhookDelivery = {
-        id: yield* secrets.uuid,
-        webhookId: yield* provided(newWebhookId),
-        owner,
-        eventId: null,
-        event,
-        data: sampleData(event, { accountId, application, now }),
-        test: true,
-        status: "pending",
-        scheduledAttempts: 0,
-        manual: false,
-        nextAttemptAt: now,
-        createdAt: now,
-      }
-      yield* deliveries.enqueue([delivery])
-      return { delivery_id: delivery.id, webhook_id: delivery.webhookId }
-    })
+    const rehearse = Effect.fn("WebhookConsole.rehearse", untracedStacks)(
+      function* (kind: OwnerKind, id: string, body: Json) {
+        const { owner, application, accountId } = yield* ownerOf(kind, id)
+        const event = body.event === undefined || body.event === null ? DefaultRehearsalEvent : body.event
+        if (typeof event !== "string" || !isKnownEvent(event)) {
+          return yield* new InvalidRequest({
+            message: "`event` must name an event of the catalogue.",
+            fields: { event: "unknown event" },
+          })
+        }
+        if (Option.isNone(yield* endpoints.get(owner))) return yield* notFound
+        const now = yield* Clock.currentTimeMillis
+        const delivery: WebhookDelivery = {
+          id: yield* secrets.uuid,
+          webhookId: yield* provided(newWebhookId),
+          owner,
+          eventId: null,
+          event,
+          data: sampleData(event, { accountId, application, now }),
+          test: true,
+          status: "pending",
+          scheduledAttempts: 0,
+          manual: false,
+          nextAttemptAt: now,
+          createdAt: now,
+        }
+        yield* deliveries.enqueue([delivery])
+        return { delivery_id: delivery.id, webhook_id: delivery.webhookId }
+      },
+    )
 
-    const list = Effect.fn("WebhookConsole.list", untracedStacks)(function*(query: URLSearchParams) {
+    const list = Effect.fn("WebhookConsole.list", untracedStacks)(function* (query: URLSearchParams) {
       const application = query.get("application")
       const account = query.get("account")
       if ((application === null) === (account === null)) {
@@ -89,13 +110,17 @@ export class WebhookConsole extends Effect.Service<WebhookConsole>()("core/Webho
       const limitText = query.get("limit")
       const limit = limitText === null ? Lists.defaultLimit : Number(limitText)
       if (!Number.isSafeInteger(limit) || limit < 1 || limit > Lists.maxLimit) {
-        return yield* new InvalidRequest({ message: "`limit` is out of bounds.", fields: { limit: `1 to ${Lists.maxLimit}` } })
+        return yield* new InvalidRequest({
+          message: "`limit` is out of bounds.",
+          fields: { limit: `1 to ${Lists.maxLimit}` },
+        })
       }
-      const { owner } = yield* (application !== null ? ownerOf("application", application) : ownerOf("account", account!))
+      const { owner } =
+        yield* (application !== null ? ownerOf("application", application) : ownerOf("account", account!))
       return (yield* deliveries.list(owner, limit)).map(logJson)
     })
 
-    const replay = Effect.fn("WebhookConsole.replay", untracedStacks)(function*(deliveryId: string) {
+    const replay = Effect.fn("WebhookConsole.replay", untracedStacks)(function* (deliveryId: string) {
       if (!isUuid(deliveryId)) return yield* notFound
       const replayed = yield* deliveries.replay(deliveryId, yield* Clock.currentTimeMillis)
       if (Option.isNone(replayed)) return yield* notFound

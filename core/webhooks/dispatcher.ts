@@ -7,7 +7,11 @@ import { Clock, Effect, Either, Option } from "effect"
 import { Secrets } from "../../ports/secrets.ts"
 import type { OutboxEvent } from "../../ports/store/outbox.ts"
 import { Transactor } from "../../ports/store/transactor.ts"
-import { type ClaimedDelivery, type WebhookDelivery, WebhookDeliveriesRepo } from "../../ports/store/webhook-deliveries.ts"
+import {
+  type ClaimedDelivery,
+  WebhookDeliveriesRepo,
+  type WebhookDelivery,
+} from "../../ports/store/webhook-deliveries.ts"
 import { type EndpointOwner, type WebhookEndpoint, WebhookEndpointsRepo } from "../../ports/store/webhook-endpoints.ts"
 import { WebhookSigner } from "../../ports/webhook-signer.ts"
 import { WebhookTransport } from "../../ports/webhook-transport.ts"
@@ -21,7 +25,7 @@ export const WebhookJob = "webhooks.dispatch"
 const ownerKey = (o: EndpointOwner) => `${o.kind}:${o.id}`
 
 export class WebhookDispatcher extends Effect.Service<WebhookDispatcher>()("core/WebhookDispatcher", {
-  effect: Effect.gen(function*() {
+  effect: Effect.gen(function* () {
     const tx = yield* Transactor
     const repo = yield* WebhookDeliveriesRepo
     const endpoints = yield* WebhookEndpointsRepo
@@ -48,7 +52,7 @@ export class WebhookDispatcher extends Effect.Service<WebhookDispatcher>()("core
       })).pipe(Effect.provideService(Secrets, secrets))
 
     /** Routes one batch of new outbox events in one transaction; answers how many events it took. */
-    const route = tx.withTransaction(Effect.gen(function*() {
+    const route = tx.withTransaction(Effect.gen(function* () {
       const events = yield* repo.unrouted(Dispatch.routeBatch)
       if (events.length === 0) return 0
       const now = yield* Clock.currentTimeMillis
@@ -58,7 +62,9 @@ export class WebhookDispatcher extends Effect.Service<WebhookDispatcher>()("core
       }
       const deliveries: Array<WebhookDelivery> = []
       for (const e of events) {
-        for (const r of routeEvent(e, (o) => known.get(ownerKey(o)))) deliveries.push(yield* delivery(e, r.owner, r.data, now))
+        for (const r of routeEvent(e, (o) => known.get(ownerKey(o)))) {
+          deliveries.push(yield* delivery(e, r.owner, r.data, now))
+        }
       }
       yield* repo.enqueue(deliveries)
       yield* repo.markRouted(events.map((e) => e.id), now)
@@ -67,16 +73,20 @@ export class WebhookDispatcher extends Effect.Service<WebhookDispatcher>()("core
 
     /** One attempt of a leased delivery, recorded with its outcome. */
     const attempt = (c: ClaimedDelivery) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const d = c.delivery
         const at = yield* Clock.currentTimeMillis
         const result = c.endpoint === null
           ? Either.left({ message: "the endpoint no longer exists", latencyMs: 0 })
-          : yield* Effect.either(Effect.suspend(() => {
-            const body = envelopeBody(d, at)
-            const headers = signedHeaders(signer, secrets.unseal(c.endpoint!.secret), d.webhookId, at, body)
-            return transport.post(c.endpoint!.url, headers, body, Webhooks.timeoutMs)
-          }).pipe(Effect.catchAllDefect(() => Effect.fail({ message: "the delivery could not be signed", latencyMs: 0 }))))
+          : yield* Effect.either(
+            Effect.suspend(() => {
+              const body = envelopeBody(d, at)
+              const headers = signedHeaders(signer, secrets.unseal(c.endpoint!.secret), d.webhookId, at, body)
+              return transport.post(c.endpoint!.url, headers, body, Webhooks.timeoutMs)
+            }).pipe(
+              Effect.catchAllDefect(() => Effect.fail({ message: "the delivery could not be signed", latencyMs: 0 })),
+            ),
+          )
         const status = Either.isRight(result) ? result.right.status : null
         const succeeded = status !== null && isSuccessStatus(status)
         const outcome = afterAttempt(d, succeeded, yield* Clock.currentTimeMillis)
@@ -89,7 +99,7 @@ export class WebhookDispatcher extends Effect.Service<WebhookDispatcher>()("core
       })
 
     /** Leases one batch of due deliveries and attempts them together; answers how many it took. */
-    const deliver = Effect.gen(function*() {
+    const deliver = Effect.gen(function* () {
       const now = yield* Clock.currentTimeMillis
       const claimed = yield* repo.claimDue(now, now + Dispatch.leaseMs, yield* secrets.uuid, Dispatch.batch)
       yield* Effect.forEach(claimed, attempt, { concurrency: "unbounded", discard: true })
@@ -100,7 +110,7 @@ export class WebhookDispatcher extends Effect.Service<WebhookDispatcher>()("core
      * Runs until nothing is due now (bounded), so that a simulated-clock advance leaves no due work
      * behind. An idle run costs one query.
      */
-    const run = turn.withPermits(1)(Effect.gen(function*() {
+    const run = turn.withPermits(1)(Effect.gen(function* () {
       const due = yield* repo.nextDue
       if (Option.isNone(due) || due.value > (yield* Clock.currentTimeMillis)) return
       for (let round = 0; round < Dispatch.maxRounds; round++) {

@@ -15,11 +15,17 @@ export const ServiceEvents = [
 ] as const
 export const BalanceEvents = ["balance.low"] as const
 
-export const AllEvents: ReadonlyArray<string> = [...VerificationEvents, ...MessageEvents, ...ServiceEvents, ...BalanceEvents]
+export const AllEvents: ReadonlyArray<string> = [
+  ...VerificationEvents,
+  ...MessageEvents,
+  ...ServiceEvents,
+  ...BalanceEvents,
+]
 
 export const isKnownEvent = (name: string): boolean => AllEvents.includes(name)
 
-export const isVerificationEvent = (name: string): boolean => (VerificationEvents as ReadonlyArray<string>).includes(name)
+export const isVerificationEvent = (name: string): boolean =>
+  (VerificationEvents as ReadonlyArray<string>).includes(name)
 
 /** `service.*` and `balance.*` go to the partner account's endpoint; everything else to the application's. */
 export const isAccountEvent = (name: string): boolean => name.startsWith("service.") || name.startsWith("balance.")

@@ -69,6 +69,10 @@ export const sampleData = (event: string, c: SampleContext): Record<string, unkn
     case "service":
       return service(event, c)
     default:
-      return { account_id: c.accountId, balance_halalas: Wallet.lowBalanceAlertHalalas - 1, threshold_halalas: Wallet.lowBalanceAlertHalalas }
+      return {
+        account_id: c.accountId,
+        balance_halalas: Wallet.lowBalanceAlertHalalas - 1,
+        threshold_halalas: Wallet.lowBalanceAlertHalalas,
+      }
   }
 }

@@ -21,7 +21,10 @@ const phone = () => `+96655${String(1_000_000 + phoneSeq++).slice(-7)}`
 
 /** A console call; `token` null sends none. */
 const call = (method: string, path: string, body?: unknown, token: string | null = s.consoleToken) =>
-  s.call(method, `/console/v1${path}`, { ...(token === null ? {} : { key: token }), ...(body === undefined ? {} : { body }) })
+  s.call(method, `/console/v1${path}`, {
+    ...(token === null ? {} : { key: token }),
+    ...(body === undefined ? {} : { body }),
+  })
 
 /** Fresh ids for one route check: an account, its pending application, a partner account, a key to revoke. */
 const fixture = async () => {
@@ -29,7 +32,12 @@ const fixture = async () => {
   const application = await s.console("POST", `/accounts/${account.id}/applications`, { name: "Shop" })
   const partner = await s.console("POST", "/accounts", { name: "Partner", partner: true })
   const key = await s.console("POST", `/applications/${application.id}/keys`, { mode: "live" })
-  return { account: account.id as string, application: application.id as string, partner: partner.id as string, key: key.id as string }
+  return {
+    account: account.id as string,
+    application: application.id as string,
+    partner: partner.id as string,
+    key: key.id as string,
+  }
 }
 type Ids = Awaited<ReturnType<typeof fixture>>
 
@@ -72,7 +80,14 @@ const routes: Record<string, ConsoleRoute> = {
     unknown: [() => `/accounts/${missing}/applications`, () => "/accounts/not-a-uuid/applications"],
     body: () => ({ name: "Shop" }),
     status: 201,
-    data: (d, i) => expect(d).toMatchObject({ id: expect.any(String), account_id: i.account, name: "Shop", status: "pending", external_id: null }),
+    data: (d, i) =>
+      expect(d).toMatchObject({
+        id: expect.any(String),
+        account_id: i.account,
+        name: "Shop",
+        status: "pending",
+        external_id: null,
+      }),
   },
   "POST /applications/{application}/approve": {
     method: "POST",
@@ -175,7 +190,12 @@ const routes: Record<string, ConsoleRoute> = {
     unknown: [() => `/accounts/${missing}/webhook`],
     body: () => ({ url: hookUrl, events: ["verification.verified"] }),
     status: 200,
-    data: (d) => expect(d).toMatchObject({ url: hookUrl, secret: expect.stringMatching(/^whsec_/), events: ["verification.verified"] }),
+    data: (d) =>
+      expect(d).toMatchObject({
+        url: hookUrl,
+        secret: expect.stringMatching(/^whsec_/),
+        events: ["verification.verified"],
+      }),
   },
   "POST /applications/{application}/webhook/test": {
     method: "POST",
@@ -222,7 +242,9 @@ const prepare = async (name: string, ids: Ids) => {
   if (name === "POST /applications/{application}/webhook/test") {
     await s.console("PUT", `/applications/${ids.application}/webhook`, { url: hookUrl })
   }
-  if (name === "POST /accounts/{account}/webhook/test") await s.console("PUT", `/accounts/${ids.partner}/webhook`, { url: hookUrl })
+  if (name === "POST /accounts/{account}/webhook/test") {
+    await s.console("PUT", `/accounts/${ids.partner}/webhook`, { url: hookUrl })
+  }
 }
 
 describe("every console route of DECISIONS 2 is reachable with the console token: `{ data }`, 201 for creates, 200 otherwise", () => {
@@ -239,7 +261,7 @@ describe("every console route of DECISIONS 2 is reachable with the console token
   }
 })
 
-describe("\"401 `unauthorized`\" without the console token (missing, wrong, an API key, or in x-api-key) — before any id is looked up", () => {
+describe('"401 `unauthorized`" without the console token (missing, wrong, an API key, or in x-api-key) — before any id is looked up', () => {
   for (const [name, r] of Object.entries(routes)) {
     it(`${name} → 401 {error: unauthorized, message}`, async () => {
       const ids = await fixture()
@@ -261,7 +283,7 @@ describe("\"401 `unauthorized`\" without the console token (missing, wrong, an A
   }
 })
 
-describe("\"404 `not_found`\" for unknown ids (and ids that are not UUIDs)", () => {
+describe('"404 `not_found`" for unknown ids (and ids that are not UUIDs)', () => {
   for (const [name, r] of Object.entries(routes)) {
     if (r.unknown === undefined) continue
     it(`${name} → 404 {error: not_found, message}`, async () => {
@@ -288,35 +310,113 @@ describe("\"404 `not_found`\" for unknown ids (and ids that are not UUIDs)", () 
   })
 })
 
-describe("\"400 `invalid_request` (plus `fields`)\" for bad bodies", () => {
+describe('"400 `invalid_request` (plus `fields`)" for bad bodies', () => {
   const cases: Array<[string, string, (i: Ids) => string, unknown, Array<string>]> = [
     ["POST /accounts without name", "POST", () => "/accounts", {}, ["name"]],
     ["POST /accounts with a blank name", "POST", () => "/accounts", { name: "  " }, ["name"]],
-    ["POST /accounts with non-boolean flags", "POST", () => "/accounts", { name: "x", sandbox_only: "yes", partner: 1 }, ["sandbox_only", "partner"]],
-    ["POST applications without name", "POST", (i) => `/accounts/${i.account}/applications`, { approved: true }, ["name"]],
-    ["POST applications with bad approved / external_id", "POST", (i) => `/accounts/${i.account}/applications`, { name: "x", approved: "true", external_id: 5 }, ["approved", "external_id"]],
+    [
+      "POST /accounts with non-boolean flags",
+      "POST",
+      () => "/accounts",
+      { name: "x", sandbox_only: "yes", partner: 1 },
+      ["sandbox_only", "partner"],
+    ],
+    ["POST applications without name", "POST", (i) => `/accounts/${i.account}/applications`, { approved: true }, [
+      "name",
+    ]],
+    ["POST applications with bad approved / external_id", "POST", (i) => `/accounts/${i.account}/applications`, {
+      name: "x",
+      approved: "true",
+      external_id: 5,
+    }, ["approved", "external_id"]],
     ["POST keys without mode", "POST", (i) => `/applications/${i.application}/keys`, {}, ["mode"]],
-    ["POST keys with a partner mode", "POST", (i) => `/applications/${i.application}/keys`, { mode: "partner" }, ["mode"]],
-    ["POST keys with unknown access", "POST", (i) => `/applications/${i.application}/keys`, { mode: "live", access: "read" }, ["access"]],
-    ["POST keys with empty scopes", "POST", (i) => `/applications/${i.application}/keys`, { mode: "live", access: [] }, ["access"]],
-    ["POST keys with an unknown scope", "POST", (i) => `/applications/${i.application}/keys`, { mode: "live", access: ["verify:everything"] }, ["access"]],
-    ["POST keys with a bad expires_at", "POST", (i) => `/applications/${i.application}/keys`, { mode: "live", expires_at: "tomorrow" }, ["expires_at"]],
-    ["POST keys with a bad ip_allowlist entry", "POST", (i) => `/applications/${i.application}/keys`, { mode: "live", ip_allowlist: ["10.0.0.0/8", "300.1.2.3"] }, ["ip_allowlist"]],
-    ["POST keys with a bad CIDR prefix", "POST", (i) => `/applications/${i.application}/keys`, { mode: "live", ip_allowlist: ["10.0.0.0/33"] }, ["ip_allowlist"]],
-    ["POST keys with ip_allowlist not an array", "POST", (i) => `/applications/${i.application}/keys`, { mode: "live", ip_allowlist: "10.0.0.0/8" }, ["ip_allowlist"]],
-    ["POST account keys with an application mode", "POST", (i) => `/accounts/${i.partner}/keys`, { mode: "live" }, ["mode"]],
-    ["POST account keys on a non-partner account", "POST", (i) => `/accounts/${i.account}/keys`, { mode: "partner" }, ["mode"]],
-    ["POST account keys with check access", "POST", (i) => `/accounts/${i.partner}/keys`, { mode: "partner", access: "check" }, ["access"]],
-    ["POST connected-app-keys without app_name and scopes", "POST", (i) => `/applications/${i.application}/connected-app-keys`, {}, ["app_name", "scopes"]],
-    ["POST connected-app-keys with an unknown scope", "POST", (i) => `/applications/${i.application}/connected-app-keys`, { app_name: "x", scopes: ["chat:everything"] }, ["scopes"]],
-    ["PUT verify-settings out of bounds", "PUT", (i) => `/applications/${i.application}/verify-settings`, { code_length: 3, code_lifetime_minutes: 16, max_attempts: 0 }, ["code_length", "code_lifetime_minutes", "max_attempts"]],
-    ["PUT verify-settings with a negative spend cap", "PUT", (i) => `/applications/${i.application}/verify-settings`, { code_length: 9, daily_spend_cap_halalas: -1 }, ["code_length", "daily_spend_cap_halalas"]],
-    ["POST sandbox-destinations with a non-Saudi number", "POST", (i) => `/accounts/${i.account}/sandbox-destinations`, { to: "+14155550100" }, ["to"]],
+    ["POST keys with a partner mode", "POST", (i) => `/applications/${i.application}/keys`, { mode: "partner" }, [
+      "mode",
+    ]],
+    ["POST keys with unknown access", "POST", (i) => `/applications/${i.application}/keys`, {
+      mode: "live",
+      access: "read",
+    }, ["access"]],
+    [
+      "POST keys with empty scopes",
+      "POST",
+      (i) => `/applications/${i.application}/keys`,
+      { mode: "live", access: [] },
+      ["access"],
+    ],
+    ["POST keys with an unknown scope", "POST", (i) => `/applications/${i.application}/keys`, {
+      mode: "live",
+      access: ["verify:everything"],
+    }, ["access"]],
+    ["POST keys with a bad expires_at", "POST", (i) => `/applications/${i.application}/keys`, {
+      mode: "live",
+      expires_at: "tomorrow",
+    }, ["expires_at"]],
+    ["POST keys with a bad ip_allowlist entry", "POST", (i) => `/applications/${i.application}/keys`, {
+      mode: "live",
+      ip_allowlist: ["10.0.0.0/8", "300.1.2.3"],
+    }, ["ip_allowlist"]],
+    ["POST keys with a bad CIDR prefix", "POST", (i) => `/applications/${i.application}/keys`, {
+      mode: "live",
+      ip_allowlist: ["10.0.0.0/33"],
+    }, ["ip_allowlist"]],
+    ["POST keys with ip_allowlist not an array", "POST", (i) => `/applications/${i.application}/keys`, {
+      mode: "live",
+      ip_allowlist: "10.0.0.0/8",
+    }, ["ip_allowlist"]],
+    ["POST account keys with an application mode", "POST", (i) => `/accounts/${i.partner}/keys`, { mode: "live" }, [
+      "mode",
+    ]],
+    ["POST account keys on a non-partner account", "POST", (i) => `/accounts/${i.account}/keys`, { mode: "partner" }, [
+      "mode",
+    ]],
+    ["POST account keys with check access", "POST", (i) => `/accounts/${i.partner}/keys`, {
+      mode: "partner",
+      access: "check",
+    }, ["access"]],
+    [
+      "POST connected-app-keys without app_name and scopes",
+      "POST",
+      (i) => `/applications/${i.application}/connected-app-keys`,
+      {},
+      ["app_name", "scopes"],
+    ],
+    [
+      "POST connected-app-keys with an unknown scope",
+      "POST",
+      (i) => `/applications/${i.application}/connected-app-keys`,
+      { app_name: "x", scopes: ["chat:everything"] },
+      ["scopes"],
+    ],
+    ["PUT verify-settings out of bounds", "PUT", (i) => `/applications/${i.application}/verify-settings`, {
+      code_length: 3,
+      code_lifetime_minutes: 16,
+      max_attempts: 0,
+    }, ["code_length", "code_lifetime_minutes", "max_attempts"]],
+    ["PUT verify-settings with a negative spend cap", "PUT", (i) => `/applications/${i.application}/verify-settings`, {
+      code_length: 9,
+      daily_spend_cap_halalas: -1,
+    }, ["code_length", "daily_spend_cap_halalas"]],
+    [
+      "POST sandbox-destinations with a non-Saudi number",
+      "POST",
+      (i) => `/accounts/${i.account}/sandbox-destinations`,
+      { to: "+14155550100" },
+      ["to"],
+    ],
     ["POST sandbox-destinations without to", "POST", (i) => `/accounts/${i.account}/sandbox-destinations`, {}, ["to"]],
-    ["POST wallet/credit with 0", "POST", (i) => `/accounts/${i.account}/wallet/credit`, { amount_halalas: 0 }, ["amount_halalas"]],
-    ["POST wallet/credit with a string", "POST", (i) => `/accounts/${i.account}/wallet/credit`, { amount_halalas: "100" }, ["amount_halalas"]],
-    ["POST wallet/credit with a fraction", "POST", (i) => `/accounts/${i.account}/wallet/credit`, { amount_halalas: 1.5 }, ["amount_halalas"]],
-    ["POST simulator/clock with a negative advance", "POST", () => "/simulator/clock", { advance_ms: -1 }, ["advance_ms"]],
+    ["POST wallet/credit with 0", "POST", (i) => `/accounts/${i.account}/wallet/credit`, { amount_halalas: 0 }, [
+      "amount_halalas",
+    ]],
+    ["POST wallet/credit with a string", "POST", (i) => `/accounts/${i.account}/wallet/credit`, {
+      amount_halalas: "100",
+    }, ["amount_halalas"]],
+    ["POST wallet/credit with a fraction", "POST", (i) => `/accounts/${i.account}/wallet/credit`, {
+      amount_halalas: 1.5,
+    }, ["amount_halalas"]],
+    ["POST simulator/clock with a negative advance", "POST", () => "/simulator/clock", { advance_ms: -1 }, [
+      "advance_ms",
+    ]],
     ["POST simulator/clock without advance_ms", "POST", () => "/simulator/clock", {}, ["advance_ms"]],
   ]
   for (const [name, method, path, body, fields] of cases) {
@@ -352,7 +452,7 @@ describe("\"400 `invalid_request` (plus `fields`)\" for bad bodies", () => {
   })
 })
 
-describe("\"`key` is shown only here\": keys are shown once and stored only as keyed hashes", () => {
+describe('"`key` is shown only here": keys are shown once and stored only as keyed hashes', () => {
   it("each kind of key starts with its mode's prefix and a 32-character random body; no two are alike", async () => {
     const ids = await fixture()
     const made = [
@@ -360,7 +460,13 @@ describe("\"`key` is shown only here\": keys are shown once and stored only as k
       ["svc_test_", await s.console("POST", `/applications/${ids.application}/keys`, { mode: "test" })],
       ["svc_partner_", await s.console("POST", `/accounts/${ids.partner}/keys`, { mode: "partner" })],
       ["svc_partner_test_", await s.console("POST", `/accounts/${ids.partner}/keys`, { mode: "partner_test" })],
-      ["svc_live_", await s.console("POST", `/applications/${ids.application}/connected-app-keys`, { app_name: "A", scopes: ["chat:menus"] })],
+      [
+        "svc_live_",
+        await s.console("POST", `/applications/${ids.application}/connected-app-keys`, {
+          app_name: "A",
+          scopes: ["chat:menus"],
+        }),
+      ],
     ] as const
     for (const [prefix, k] of made) {
       expect(k.key.startsWith(prefix)).toBe(true)
@@ -406,12 +512,15 @@ describe("\"`key` is shown only here\": keys are shown once and stored only as k
       const app = await sql.console("POST", `/accounts/${account.id}/applications`, { name: "App", approved: true })
       const keys: Array<string> = [
         (await sql.console("POST", `/applications/${app.id}/keys`, { mode: "live" })).key,
-        (await sql.console("POST", `/applications/${app.id}/connected-app-keys`, { app_name: "C", scopes: ["chat:menus"] })).key,
+        (await sql.console("POST", `/applications/${app.id}/connected-app-keys`, {
+          app_name: "C",
+          scopes: ["chat:menus"],
+        })).key,
         (await sql.console("POST", `/accounts/${account.id}/account-tokens`, {})).token,
       ]
       // The SQL store's layer also provides its SqlClient, though the platform's type does not name it.
       const runtime = sql.platform.runtime as unknown as ManagedRuntime.ManagedRuntime<SqlClient.SqlClient, never>
-      const dump = await runtime.runPromise(Effect.gen(function*() {
+      const dump = await runtime.runPromise(Effect.gen(function* () {
         const db = yield* SqlClient.SqlClient
         const tables = yield* db<{ table_name: string }>`SELECT table_name FROM information_schema.tables
           WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`
@@ -437,14 +546,17 @@ describe("\"`key` is shown only here\": keys are shown once and stored only as k
   })
 })
 
-describe("\"`access?: \\\"full\\\"|\\\"check\\\"|[scope,…] = \\\"full\\\"`\" — and only connected-app keys hold the connected-app scopes", () => {
-  it("access defaults to \"full\" and echoes \"check\" or the scopes given", async () => {
+describe('"`access?: \\"full\\"|\\"check\\"|[scope,…] = \\"full\\"`" — and only connected-app keys hold the connected-app scopes', () => {
+  it('access defaults to "full" and echoes "check" or the scopes given', async () => {
     const ids = await fixture()
     const path = `/applications/${ids.application}/keys`
     expect((await s.console("POST", path, { mode: "live" })).access).toBe("full")
     expect((await s.console("POST", path, { mode: "live", access: "full" })).access).toBe("full")
     expect((await s.console("POST", path, { mode: "live", access: "check" })).access).toBe("check")
-    expect((await s.console("POST", path, { mode: "test", access: ["verify:send", "email:read"] })).access).toEqual(["verify:send", "email:read"])
+    expect((await s.console("POST", path, { mode: "test", access: ["verify:send", "email:read"] })).access).toEqual([
+      "verify:send",
+      "email:read",
+    ])
   })
 
   it("expires_at and ip_allowlist are echoed (ISO date-time; ranges in canonical form)", async () => {
@@ -458,7 +570,7 @@ describe("\"`access?: \\\"full\\\"|\\\"check\\\"|[scope,…] = \\\"full\\\"`\" �
     expect(k.ip_allowlist).toEqual(["10.0.0.0/8", "2001:db8::1/128", "127.0.0.1/32"])
   })
 
-  it("\"No key made on the API keys page holds `notifications:templates`, `chat:menus` or `chat:attendant`\": 400 invalid_request naming access", async () => {
+  it('"No key made on the API keys page holds `notifications:templates`, `chat:menus` or `chat:attendant`": 400 invalid_request naming access', async () => {
     const ids = await fixture()
     for (const scope of ["notifications:templates", "chat:menus", "chat:attendant"]) {
       for (const access of [[scope], ["verify:send", scope]]) {
@@ -469,7 +581,7 @@ describe("\"`access?: \\\"full\\\"|\\\"check\\\"|[scope,…] = \\\"full\\\"`\" �
     }
   })
 
-  it("a connected app's key \"may hold `chat:menus`, `chat:attendant`, `notifications:templates`\": a live key with app_name and exactly those scopes", async () => {
+  it('a connected app\'s key "may hold `chat:menus`, `chat:attendant`, `notifications:templates`": a live key with app_name and exactly those scopes', async () => {
     const ids = await fixture()
     const k = await s.console("POST", `/applications/${ids.application}/connected-app-keys`, {
       app_name: "Store assistant",
@@ -479,7 +591,7 @@ describe("\"`access?: \\\"full\\\"|\\\"check\\\"|[scope,…] = \\\"full\\\"`\" �
   })
 })
 
-describe("revocation: \"DELETE `/keys/{key_id}` revokes\" — the key answers 401 from then on", () => {
+describe('revocation: "DELETE `/keys/{key_id}` revokes" — the key answers 401 from then on', () => {
   it("a revoked key answers 401 unauthorized; the application's other keys keep working", async () => {
     const ids = await fixture()
     await s.console("POST", `/applications/${ids.application}/approve`, {})
@@ -499,22 +611,33 @@ describe("revocation: \"DELETE `/keys/{key_id}` revokes\" — the key answers 40
     const client = await s.console("POST", `/accounts/${ids.partner}/applications`, { name: "Client", approved: true })
     await s.console("POST", `/accounts/${ids.partner}/wallet/credit`, { amount_halalas: 100 })
     const p = await s.console("POST", `/accounts/${ids.partner}/keys`, { mode: "partner" })
-    const started = await s.call("POST", "/v1/verify/start", { key: p.key, body: { to: phone(), application: client.id } })
+    const started = await s.call("POST", "/v1/verify/start", {
+      key: p.key,
+      body: { to: phone(), application: client.id },
+    })
     expect(started.status).toBe(200)
     await s.console("DELETE", `/keys/${p.id}`)
-    expect((await s.call("POST", "/v1/verify/start", { key: p.key, body: { to: phone(), application: client.id } })).status).toBe(401)
+    expect(
+      (await s.call("POST", "/v1/verify/start", { key: p.key, body: { to: phone(), application: client.id } })).status,
+    ).toBe(401)
 
-    const c = await s.console("POST", `/applications/${ids.application}/connected-app-keys`, { app_name: "A", scopes: ["verify:check"] })
+    const c = await s.console("POST", `/applications/${ids.application}/connected-app-keys`, {
+      app_name: "A",
+      scopes: ["verify:check"],
+    })
     await s.console("DELETE", `/keys/${c.id}`)
     expect((await s.call("GET", `/v1/verify/${crypto.randomUUID()}`, { key: c.key })).status).toBe(401)
   })
 })
 
-describe("\"Simulator endpoints exist only while the matching simulator provider or clock is selected (else 404)\"", () => {
-  it("with CLOCK=system, POST /simulator/clock answers 404 {\"error\":\"not_found\"}; the SMS log is still there", async () => {
+describe('"Simulator endpoints exist only while the matching simulator provider or clock is selected (else 404)"', () => {
+  it('with CLOCK=system, POST /simulator/clock answers 404 {"error":"not_found"}; the SMS log is still there', async () => {
     const real = await startServer({ clock: "system" })
     try {
-      const clock = await real.call("POST", "/console/v1/simulator/clock", { key: real.consoleToken, body: { advance_ms: 1 } })
+      const clock = await real.call("POST", "/console/v1/simulator/clock", {
+        key: real.consoleToken,
+        body: { advance_ms: 1 },
+      })
       expect(clock.status).toBe(404)
       expect(clock.body).toEqual({ error: "not_found" })
       const sms = await real.call("GET", "/console/v1/simulator/sms?to=0551234567", { key: real.consoleToken })
@@ -536,7 +659,9 @@ describe("\"Simulator endpoints exist only while the matching simulator provider
     const local = `0${to.slice(4)}`
     const list = (await call("GET", `/simulator/sms?to=${encodeURIComponent(local)}`)).body.data
     expect(list).toHaveLength(2)
-    for (const m of list) expect(m).toEqual({ id: expect.any(String), to, text: expect.any(String), sent_at: expect.any(String) })
+    for (const m of list) {
+      expect(m).toEqual({ id: expect.any(String), to, text: expect.any(String), sent_at: expect.any(String) })
+    }
     expect(Date.parse(list[0].sent_at)).toBeGreaterThan(Date.parse(list[1].sent_at))
   })
 })

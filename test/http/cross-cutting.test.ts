@@ -22,7 +22,7 @@ const phone = () => `+96655${String(1_000_000 + phoneSeq++).slice(-7)}`
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
-describe("\"Every response, error or not, unknown route included, carries `X-Request-Id`\"", () => {
+describe('"Every response, error or not, unknown route included, carries `X-Request-Id`"', () => {
   it("successes, catalogue errors, unknown routes, console answers and 429s all carry a distinct X-Request-Id", async () => {
     const { key } = await setupApplication(s)
     const answers = [
@@ -53,7 +53,7 @@ describe("\"Every response, error or not, unknown route included, carries `X-Req
   })
 })
 
-describe("\"`/api/v1/...` answers exactly as `/v1/...`\"", () => {
+describe('"`/api/v1/...` answers exactly as `/v1/...`"', () => {
   it("start through /api/v1, read through both: the same status and body", async () => {
     const { key } = await setupApplication(s)
     const started = await s.call("POST", "/api/v1/verify/start", { key, body: { to: phone() } })
@@ -89,8 +89,16 @@ describe("\"`/api/v1/...` answers exactly as `/v1/...`\"", () => {
   it("one rate-limit window and one idempotency record serve both prefixes", async () => {
     const { key } = await setupApplication(s)
     const to = phone()
-    const first = await s.call("POST", "/v1/verify/start", { key, body: { to }, headers: { "idempotency-key": "alias-1" } })
-    const replay = await s.call("POST", "/api/v1/verify/start", { key, body: { to }, headers: { "idempotency-key": "alias-1" } })
+    const first = await s.call("POST", "/v1/verify/start", {
+      key,
+      body: { to },
+      headers: { "idempotency-key": "alias-1" },
+    })
+    const replay = await s.call("POST", "/api/v1/verify/start", {
+      key,
+      body: { to },
+      headers: { "idempotency-key": "alias-1" },
+    })
     expect(replay.status).toBe(200)
     expect(replay.headers.get("idempotent-replayed")).toBe("true")
     expect(replay.body).toEqual(first.body)
@@ -110,8 +118,8 @@ describe("\"`/api/v1/...` answers exactly as `/v1/...`\"", () => {
   })
 })
 
-describe("\"unknown routes (console included) answer `404 { \\\"error\\\": \\\"not_found\\\" }` before any other check, and count toward no limit\"", () => {
-  it("an unknown route answers exactly {\"error\":\"not_found\"} with or without a key, and a known path with an unknown method too", async () => {
+describe('"unknown routes (console included) answer `404 { \\"error\\": \\"not_found\\" }` before any other check, and count toward no limit"', () => {
+  it('an unknown route answers exactly {"error":"not_found"} with or without a key, and a known path with an unknown method too', async () => {
     const { key } = await setupApplication(s)
     for (
       const [method, path, opts] of [
@@ -130,7 +138,7 @@ describe("\"unknown routes (console included) answer `404 { \\\"error\\\": \\\"n
     }
   })
 
-  it("console unknown routes answer 404 {\"error\":\"not_found\"} before the console token is checked", async () => {
+  it('console unknown routes answer 404 {"error":"not_found"} before the console token is checked', async () => {
     for (const key of [undefined, "wrong", s.consoleToken]) {
       const res = await s.call("POST", "/console/v1/no-such-thing", { ...(key ? { key } : {}), body: {} })
       expect(res.status).toBe(404)
@@ -150,7 +158,7 @@ describe("\"unknown routes (console included) answer `404 { \\\"error\\\": \\\"n
   })
 })
 
-describe("\"`POST /v1/messages` (retired) answers `410 product_retired`\"", () => {
+describe('"`POST /v1/messages` (retired) answers `410 product_retired`"', () => {
   it("with or without a key, through /v1 and /api/v1", async () => {
     const { key } = await setupApplication(s)
     for (const path of ["/v1/messages", "/api/v1/messages"]) {
@@ -164,7 +172,7 @@ describe("\"`POST /v1/messages` (retired) answers `410 product_retired`\"", () =
   })
 })
 
-describe("\"`500 internal_error`: unhandled; quote `X-Request-Id`\" — the answer leaks nothing but the request id", () => {
+describe('"`500 internal_error`: unhandled; quote `X-Request-Id`" — the answer leaks nothing but the request id', () => {
   const secret = "database password is hunter2 at /srv/secret.ts:42"
   let base: string
   let server: ReturnType<typeof nodeServer>
@@ -176,7 +184,11 @@ describe("\"`500 internal_error`: unhandled; quote `X-Request-Id`\" — the answ
     const broken: Array<Route<any>> = [
       { method: "GET", path: "/v1/broken/die", handler: () => Effect.die(new Error(secret)) },
       { method: "GET", path: "/v1/broken/fail", handler: () => Effect.fail(new Error(secret)) },
-      { method: "GET", path: "/v1/broken/fail-object", handler: () => Effect.fail({ _tag: "db_error", detail: secret }) },
+      {
+        method: "GET",
+        path: "/v1/broken/fail-object",
+        handler: () => Effect.fail({ _tag: "db_error", detail: secret }),
+      },
       {
         method: "GET",
         path: "/v1/broken/throw",

@@ -20,15 +20,22 @@ let phoneSeq = Math.floor(Math.random() * 5_000_000)
 const phone = () => `+96655${String(1_000_000 + phoneSeq++).slice(-7)}`
 
 const smsCount = async (to: string): Promise<number> =>
-  (await s.call("GET", `/console/v1/simulator/sms?to=${encodeURIComponent(to)}`, { key: s.consoleToken })).body.data.length
+  (await s.call("GET", `/console/v1/simulator/sms?to=${encodeURIComponent(to)}`, { key: s.consoleToken })).body.data
+    .length
 
 /** The account's ledger, summed since the beginning. */
 const ledger = (accountId: string) =>
-  s.platform.runtime.runPromise(Effect.flatMap(WalletRepo, (w) =>
-    Effect.all({ summary: w.summary(accountId as AccountId, 0), balance: w.balance(accountId as AccountId) })))
+  s.platform.runtime.runPromise(
+    Effect.flatMap(WalletRepo, (w) =>
+      Effect.all({ summary: w.summary(accountId as AccountId, 0), balance: w.balance(accountId as AccountId) })),
+  )
 
 const start = (key: string, idem: string | undefined, body: unknown) =>
-  s.call("POST", "/v1/verify/start", { key, body, ...(idem === undefined ? {} : { headers: { "idempotency-key": idem } }) })
+  s.call("POST", "/v1/verify/start", {
+    key,
+    body,
+    ...(idem === undefined ? {} : { headers: { "idempotency-key": idem } }),
+  })
 
 /** A start written byte by byte on a socket, so that header bytes fetch refuses to send (DEL, raw UTF-8) reach the server. */
 const rawStart = (key: string, idem: string, body: string) =>
@@ -69,7 +76,7 @@ const rawStart = (key: string, idem: string, body: string) =>
 
 const idemKey = () => `idem-${crypto.randomUUID()}`
 
-describe("\"Same key, same method, path and body: the stored answer (status, body) with `Idempotent-Replayed: true`, nothing runs again\"", () => {
+describe('"Same key, same method, path and body: the stored answer (status, body) with `Idempotent-Replayed: true`, nothing runs again"', () => {
   it("a replayed start answers the original 200 and body with Idempotent-Replayed: true; one SMS, one charge", async () => {
     const { account, key } = await setupApplication(s, { balance: 1_000 })
     const to = phone()
@@ -116,7 +123,11 @@ describe("\"Same key, same method, path and body: the stored answer (status, bod
     const reused = await s.call("POST", path, { key: token, rawBody: "{ }", headers: { "idempotency-key": k } })
     expect(reused.status).toBe(409)
     expect(reused.body).toEqual({ error: "idempotency_key_reused" })
-    const malformed = await s.call("POST", path, { key: token, body: {}, headers: { "idempotency-key": "x".repeat(129) } })
+    const malformed = await s.call("POST", path, {
+      key: token,
+      body: {},
+      headers: { "idempotency-key": "x".repeat(129) },
+    })
     expect(malformed.status).toBe(400)
     expect(malformed.body.error).toBe("invalid_request")
   })
@@ -133,12 +144,16 @@ describe("\"Same key, same method, path and body: the stored answer (status, bod
   })
 })
 
-describe("\"Same key, other request: `409 idempotency_key_reused`\" — \"Same body\" means the same bytes", () => {
+describe('"Same key, other request: `409 idempotency_key_reused`" — "Same body" means the same bytes', () => {
   it("another body, the same JSON written with other bytes, another path or another query answer 409 idempotency_key_reused and run nothing", async () => {
     const { key } = await setupApplication(s)
     const to = phone()
     const k = idemKey()
-    const first = await s.call("POST", "/v1/verify/start", { key, rawBody: `{"to":"${to}"}`, headers: { "idempotency-key": k } })
+    const first = await s.call("POST", "/v1/verify/start", {
+      key,
+      rawBody: `{"to":"${to}"}`,
+      headers: { "idempotency-key": k },
+    })
     expect(first.status).toBe(200)
     const other = phone()
     for (
@@ -159,7 +174,7 @@ describe("\"Same key, other request: `409 idempotency_key_reused`\" — \"Same b
   })
 })
 
-describe("\"Same key while the first is still running: `409 idempotency_in_progress`\"", () => {
+describe('"Same key while the first is still running: `409 idempotency_in_progress`"', () => {
   it("while the first start waits for the store, the same request answers 409 idempotency_in_progress; afterwards it replays", async () => {
     const { key } = await setupApplication(s)
     const to = phone()
@@ -168,8 +183,12 @@ describe("\"Same key while the first is still running: `409 idempotency_in_progr
     // Hold the memory store's one transaction permit: the first start claims the key, then waits for it.
     const gate = await runtime.runPromise(Deferred.make<void>())
     const holding = await runtime.runPromise(Deferred.make<void>())
-    const holder = runtime.runFork(Effect.flatMap(Transactor, (tx) =>
-      tx.withTransaction(Effect.zipRight(Deferred.succeed(holding, undefined), Deferred.await(gate)))))
+    const holder = runtime.runFork(
+      Effect.flatMap(
+        Transactor,
+        (tx) => tx.withTransaction(Effect.zipRight(Deferred.succeed(holding, undefined), Deferred.await(gate))),
+      ),
+    )
     await runtime.runPromise(Deferred.await(holding))
     try {
       const first = start(key, k, { to })
@@ -177,7 +196,9 @@ describe("\"Same key while the first is still running: `409 idempotency_in_progr
       // Bounded: if the second request ran (and so waited for the store too), fail fast and free the store.
       const second = await Promise.race([
         start(key, k, { to }),
-        new Promise<never>((_, reject) => setTimeout(() => reject(new Error("the second request waited: it ran instead of answering 409")), 5_000)),
+        new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error("the second request waited: it ran instead of answering 409")), 5_000)
+        ),
       ])
       expect(second.status).toBe(409)
       expect(second.body).toEqual({ error: "idempotency_in_progress" })
@@ -213,7 +234,7 @@ describe("\"Same key while the first is still running: `409 idempotency_in_progr
   })
 })
 
-describe("\"Only 2xx answers are stored; any other answer frees the key, so a retry after `502 send_failed` or `402 insufficient_credits` runs again\"", () => {
+describe('"Only 2xx answers are stored; any other answer frees the key, so a retry after `502 send_failed` or `402 insufficient_credits` runs again"', () => {
   it("402 insufficient_credits frees the key: after a top-up the same request runs and sends", async () => {
     const { account, key } = await setupApplication(s, { balance: 0 })
     const to = phone()
@@ -258,14 +279,15 @@ describe("\"Only 2xx answers are stored; any other answer frees the key, so a re
     const { key } = await setupApplication(s)
     const k = idemKey()
     expect((await start(key, k, { to: "123" })).status).toBe(422)
-    expect((await s.call("POST", "/v1/verify/start", { key, rawBody: "{", headers: { "idempotency-key": k } })).status).toBe(400)
+    expect((await s.call("POST", "/v1/verify/start", { key, rawBody: "{", headers: { "idempotency-key": k } })).status)
+      .toBe(400)
     const to = phone()
     expect((await start(key, k, { to })).status).toBe(200)
     expect(await smsCount(to)).toBe(1)
   })
 })
 
-describe("\"A key that is empty, longer than 128 characters or holds a character outside printable ASCII: `400 invalid_request`\"", () => {
+describe('"A key that is empty, longer than 128 characters or holds a character outside printable ASCII: `400 invalid_request`"', () => {
   // (A DEL or other control byte never reaches the platform: node:http's parser refuses the request itself.)
   it("empty, 129 characters, non-ASCII (Latin-1 or raw UTF-8 bytes), a tab inside: 400 invalid_request naming Idempotency-Key, and nothing runs", async () => {
     const { key } = await setupApplication(s)
@@ -297,7 +319,7 @@ describe("\"A key that is empty, longer than 128 characters or holds a character
   })
 })
 
-describe("\"scoped to the presented credential\"", () => {
+describe('"scoped to the presented credential"', () => {
   it("the same Idempotency-Key and body under another API key of the same application runs again", async () => {
     const { account, app, key } = await setupApplication(s, { balance: 1_000 })
     const other = await s.console("POST", `/applications/${app.id}/keys`, { mode: "live" })
@@ -317,7 +339,7 @@ describe("\"scoped to the presented credential\"", () => {
   })
 })
 
-describe("\"kept 24 hours\"", () => {
+describe('"kept 24 hours"', () => {
   it("just before 24 hours the key still replays; once the simulated clock passes 24 hours the key is free and the request runs again", async () => {
     const { key } = await setupApplication(s)
     const to = phone()

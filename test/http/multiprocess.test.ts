@@ -24,8 +24,7 @@ describe.runIf(databaseUrl !== undefined)(suite, () => {
   const consoleToken = `console-mp-${crypto.randomUUID()}`
 
   beforeAll(async () => {
-    db = await freshPgSchema(databaseUrl!)
-    // Both start at once on the empty schema: the migrations and the demo seed must cope.
+    db = await freshPgSchema(databaseUrl!) // Both start at once on the empty schema: the migrations and the demo seed must cope.
     ;[a, b] = await Promise.all([
       spawnServer({ databaseUrl: db.url, consoleToken }),
       spawnServer({ databaseUrl: db.url, consoleToken }),
@@ -49,7 +48,8 @@ describe.runIf(databaseUrl !== undefined)(suite, () => {
     const key = await b.console("POST", `/applications/${app.id}/keys`, { mode: "live" })
     return { accountId: account.id as string, applicationId: app.id as string, key: key.key as string }
   }
-  const smsCount = async (p: ServerProcess, to: string) => (await p.console("GET", `/simulator/sms?to=${encodeURIComponent(to)}`)).length
+  const smsCount = async (p: ServerProcess, to: string) =>
+    (await p.console("GET", `/simulator/sms?to=${encodeURIComponent(to)}`)).length
   const ledger = async (accountId: string) => {
     const rows = await q<{ kind: string; n: string; total: string }>(
       "SELECT kind, count(*) AS n, coalesce(sum(amount_halalas), 0) AS total FROM ledger WHERE account_id = $1 GROUP BY kind",
@@ -59,43 +59,54 @@ describe.runIf(databaseUrl !== undefined)(suite, () => {
     return { charges: Number(of("charge")?.n ?? 0), refunds: Number(of("refund")?.n ?? 0) }
   }
   const balance = async (accountId: string) =>
-    Number((await q<{ b: string }>("SELECT balance_halalas AS b FROM wallets WHERE account_id = $1", [accountId]))[0]?.b ?? 0)
+    Number(
+      (await q<{ b: string }>("SELECT balance_halalas AS b FROM wallets WHERE account_id = $1", [accountId]))[0]?.b ??
+        0,
+    )
 
   it("the store is the fresh schema given in DATABASE_URL's search_path, and exactly one process seeded the demo", async () => {
     const tables = await q<{ table_name: string }>(
       "SELECT table_name FROM information_schema.tables WHERE table_schema = $1",
       [db.schema],
     )
-    expect(tables.map((t) => t.table_name)).toEqual(expect.arrayContaining(["credentials", "rate_windows", "idempotency", "ledger"]))
+    expect(tables.map((t) => t.table_name)).toEqual(
+      expect.arrayContaining(["credentials", "rate_windows", "idempotency", "ledger"]),
+    )
     const demos = both().map((p) => p.demo()).filter((d) => d !== undefined)
     expect(demos).toHaveLength(1)
     expect((await q("SELECT id FROM accounts")).length).toBe(1)
     for (const p of both()) expect(p.stdout[1]).toBe(`console token: ${consoleToken}`)
   })
 
-  it("\"Rate limit: 120 requests per fixed 60-second window per presented credential ... shared by every process\": 70 requests to each process with one key → exactly 120 served and 20 answered 429", async () => {
-    const demo = both().map((p) => p.demo()).find((d) => d !== undefined)!
-    // All 140 requests must fall into one window of the system clock: wait for 25 s of it to be left.
-    const left = () => 60_000 - (Date.now() % 60_000)
-    if (left() < 25_000) await new Promise((r) => setTimeout(r, left() + 200))
-    const fire = (p: ServerProcess) =>
-      Promise.all(Array.from({ length: 70 }, () => p.call("GET", `/v1/verify/${crypto.randomUUID()}`, { key: demo.liveKey })))
-    const answers = (await Promise.all([fire(a), fire(b)])).flat()
-    const limited = answers.filter((r) => r.status === 429)
-    const served = answers.filter((r) => r.status !== 429)
-    expect(served).toHaveLength(120)
-    expect(limited).toHaveLength(20)
-    for (const r of served) expect(r.body).toEqual({ error: "not_found" })
-    for (const r of limited) {
-      expect(r.body).toEqual({ error: "too_many_requests" })
-      const retryAfter = Number(r.headers.get("retry-after"))
-      expect(retryAfter).toBeGreaterThanOrEqual(1)
-      expect(retryAfter).toBeLessThanOrEqual(60)
-    }
-    // Both processes took part in refusing.
-    expect((await a.call("GET", `/v1/verify/${crypto.randomUUID()}`, { key: demo.liveKey })).status).toBe(429)
-    expect((await b.call("GET", `/v1/verify/${crypto.randomUUID()}`, { key: demo.liveKey })).status).toBe(429)
-  }, 120_000)
+  it(
+    '"Rate limit: 120 requests per fixed 60-second window per presented credential ... shared by every process": 70 requests to each process with one key → exactly 120 served and 20 answered 429',
+    async () => {
+      const demo = both().map((p) => p.demo()).find((d) => d !== undefined)!
+      // All 140 requests must fall into one window of the system clock: wait for 25 s of it to be left.
+      const left = () => 60_000 - (Date.now() % 60_000)
+      if (left() < 25_000) await new Promise((r) => setTimeout(r, left() + 200))
+      const fire = (p: ServerProcess) =>
+        Promise.all(
+          Array.from({ length: 70 }, () => p.call("GET", `/v1/verify/${crypto.randomUUID()}`, { key: demo.liveKey })),
+        )
+      const answers = (await Promise.all([fire(a), fire(b)])).flat()
+      const limited = answers.filter((r) => r.status === 429)
+      const served = answers.filter((r) => r.status !== 429)
+      expect(served).toHaveLength(120)
+      expect(limited).toHaveLength(20)
+      for (const r of served) expect(r.body).toEqual({ error: "not_found" })
+      for (const r of limited) {
+        expect(r.body).toEqual({ error: "too_many_requests" })
+        const retryAfter = Number(r.headers.get("retry-after"))
+        expect(retryAfter).toBeGreaterThanOrEqual(1)
+        expect(retryAfter).toBeLessThanOrEqual(60)
+      }
+      // Both processes took part in refusing.
+      expect((await a.call("GET", `/v1/verify/${crypto.randomUUID()}`, { key: demo.liveKey })).status).toBe(429)
+      expect((await b.call("GET", `/v1/verify/${crypto.randomUUID()}`, { key: demo.liveKey })).status).toBe(429)
+    },
+    120_000,
+  )
 
   it("unknown keys share the window across processes too (counted before authentication)", async () => {
     const left = () => 60_000 - (Date.now() % 60_000)
@@ -112,8 +123,14 @@ describe.runIf(databaseUrl !== undefined)(suite, () => {
     const { accountId, key } = await setup(1_000)
     const to = phone()
     const idem = `mp-${crypto.randomUUID()}`
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) =>
-      (i % 2 === 0 ? a : b).call("POST", "/v1/verify/start", { key, body: { to }, headers: { "idempotency-key": idem } })))
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        (i % 2 === 0 ? a : b).call("POST", "/v1/verify/start", {
+          key,
+          body: { to },
+          headers: { "idempotency-key": idem },
+        })),
+    )
     const ok = answers.filter((r) => r.status === 200)
     const busy = answers.filter((r) => r.status === 409)
     expect(ok.length + busy.length).toBe(20)
@@ -128,13 +145,17 @@ describe.runIf(databaseUrl !== undefined)(suite, () => {
     expect(await balance(accountId)).toBe(991)
     // ...and a later retry on either process replays.
     for (const p of both()) {
-      const replay = await p.call("POST", "/v1/verify/start", { key, body: { to }, headers: { "idempotency-key": idem } })
+      const replay = await p.call("POST", "/v1/verify/start", {
+        key,
+        body: { to },
+        headers: { "idempotency-key": idem },
+      })
       expect(replay.headers.get("idempotent-replayed")).toBe("true")
       expect(replay.body).toEqual(ok[0].body)
     }
   })
 
-  it("\"Same key while the first is still running: `409 idempotency_in_progress`\" — on the other process, while the first start waits for a row lock", async () => {
+  it('"Same key while the first is still running: `409 idempotency_in_progress`" — on the other process, while the first start waits for a row lock', async () => {
     const { applicationId, key } = await setup(100)
     const to = phone()
     const idem = `mp-${crypto.randomUUID()}`
@@ -147,7 +168,11 @@ describe.runIf(databaseUrl !== undefined)(suite, () => {
       // The first request claims the key, then waits for the application's row.
       const claimed = async () => (await q("SELECT state FROM idempotency WHERE key = $1", [idem])).length === 1
       for (let i = 0; i < 100 && !(await claimed()); i++) await new Promise((r) => setTimeout(r, 50))
-      const second = await b.call("POST", "/v1/verify/start", { key, body: { to }, headers: { "idempotency-key": idem } })
+      const second = await b.call("POST", "/v1/verify/start", {
+        key,
+        body: { to },
+        headers: { "idempotency-key": idem },
+      })
       expect(second.status).toBe(409)
       expect(second.body).toEqual({ error: "idempotency_in_progress" })
     } finally {
@@ -168,8 +193,12 @@ describe.runIf(databaseUrl !== undefined)(suite, () => {
     expect(started.status).toBe(200)
     const text: string = (await b.console("GET", `/simulator/sms?to=${encodeURIComponent(to)}`))[0].text
     const code = /\b\d{4,8}\b/.exec(text)![0]
-    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) =>
-      (i % 2 === 0 ? a : b).call("POST", "/v1/verify/check", { key, body: { id: started.body.id, code } })))
+    const answers = await Promise.all(
+      Array.from(
+        { length: 10 },
+        (_, i) => (i % 2 === 0 ? a : b).call("POST", "/v1/verify/check", { key, body: { id: started.body.id, code } }),
+      ),
+    )
     for (const r of answers) {
       expect(r.status).toBe(200)
       expect(r.body).toMatchObject({ id: started.body.id, status: "verified", attempts: 1 })
@@ -185,8 +214,9 @@ describe.runIf(databaseUrl !== undefined)(suite, () => {
     const N = 10
     const { accountId, key } = await setup(N * 9)
     const destinations = Array.from({ length: 2 * N }, () => phone())
-    const answers = await Promise.all(destinations.map((to, i) =>
-      (i % 2 === 0 ? a : b).call("POST", "/v1/verify/start", { key, body: { to } })))
+    const answers = await Promise.all(
+      destinations.map((to, i) => (i % 2 === 0 ? a : b).call("POST", "/v1/verify/start", { key, body: { to } })),
+    )
     expect(answers.filter((r) => r.status === 200)).toHaveLength(N)
     const refused = answers.filter((r) => r.status !== 200)
     expect(refused).toHaveLength(N)

@@ -24,7 +24,8 @@ const phone = () => `+96655${String(1_000_000 + phoneSeq++).slice(-7)}`
 const nowMs = async (): Promise<number> => (await s.console("POST", "/simulator/clock", { advance_ms: 0 })).now_ms
 const advance = (ms: number) => s.console("POST", "/simulator/clock", { advance_ms: ms })
 const smsCount = async (to: string): Promise<number> =>
-  (await s.call("GET", `/console/v1/simulator/sms?to=${encodeURIComponent(to)}`, { key: s.consoleToken })).body.data.length
+  (await s.call("GET", `/console/v1/simulator/sms?to=${encodeURIComponent(to)}`, { key: s.consoleToken })).body.data
+    .length
 
 /** A cheap key-authenticated request: reading an unknown verification answers 404 not_found once every check passed. */
 const probe = (key: string, headers?: Record<string, string>) =>
@@ -49,7 +50,7 @@ const setupPartner = async (opts: { approved?: boolean; mode?: "partner" | "part
   return { account, client, key: key.key as string }
 }
 
-describe("Order of checks, step 1: \"Per-key rate limit (`429 too_many_requests`), before authentication\" — 120 requests per minute per key, fixed 60-second window", () => {
+describe('Order of checks, step 1: "Per-key rate limit (`429 too_many_requests`), before authentication" — 120 requests per minute per key, fixed 60-second window', () => {
   /** Fires `n` requests with `key` one after another; answers their statuses. */
   const burst = async (n: number, send: () => Promise<{ status: number }>) => {
     const statuses: Array<number> = []
@@ -94,7 +95,7 @@ describe("Order of checks, step 1: \"Per-key rate limit (`429 too_many_requests`
     expect((await probe(key)).status).toBe(429)
   })
 
-  it("\"checked before authentication\": unknown keys are counted too — the 121st request with an unknown key answers 429, not 401", async () => {
+  it('"checked before authentication": unknown keys are counted too — the 121st request with an unknown key answers 429, not 401', async () => {
     const unknown = `svc_live_unknown${crypto.randomUUID().replaceAll("-", "")}`
     const statuses = await burst(120, () => probe(unknown))
     expect(statuses.every((st) => st === 401)).toBe(true)
@@ -146,7 +147,10 @@ describe("Order of checks, step 1: \"Per-key rate limit (`429 too_many_requests`
     expect(limited.body).toEqual({ error: "too_many_requests" })
     expect((await probe(token)).status).toBe(429)
 
-    const consoleStatuses = await burst(130, () => s.call("POST", "/console/v1/simulator/clock", { key: s.consoleToken, body: { advance_ms: 0 } }))
+    const consoleStatuses = await burst(
+      130,
+      () => s.call("POST", "/console/v1/simulator/clock", { key: s.consoleToken, body: { advance_ms: 0 } }),
+    )
     expect(consoleStatuses.every((st) => st === 200)).toBe(true)
   })
 
@@ -157,7 +161,7 @@ describe("Order of checks, step 1: \"Per-key rate limit (`429 too_many_requests`
   })
 })
 
-describe("Order of checks, step 2: \"Key recognised\" — `401 unauthorized` for a missing, unknown, revoked or mode-mismatched key", () => {
+describe('Order of checks, step 2: "Key recognised" — `401 unauthorized` for a missing, unknown, revoked or mode-mismatched key', () => {
   it("missing key: no header, an empty x-api-key, a non-Bearer Authorization scheme", async () => {
     for (
       const headers of [
@@ -188,7 +192,7 @@ describe("Order of checks, step 2: \"Key recognised\" — `401 unauthorized` for
     expect(viaHeader.status).toBe(200)
   })
 
-  it("\"a revoked key answers `401 unauthorized`\"", async () => {
+  it('"a revoked key answers `401 unauthorized`"', async () => {
     const { key, keyId } = await setupApplication(s)
     expect((await start(key)).status).toBe(200)
     const revoked = await s.console("DELETE", `/keys/${keyId}`)
@@ -199,7 +203,7 @@ describe("Order of checks, step 2: \"Key recognised\" — `401 unauthorized` for
     expect((await probe(key)).status).toBe(401)
   })
 
-  it("\"A live key on a sandbox-only account ... answers `401 unauthorized`\"; a test key on that account works", async () => {
+  it('"A live key on a sandbox-only account ... answers `401 unauthorized`"; a test key on that account works', async () => {
     const live = await setupApplication(s, { sandboxOnly: true })
     const res = await start(live.key)
     expect(res.status).toBe(401)
@@ -242,7 +246,7 @@ describe("Order of checks, step 2: \"Key recognised\" — `401 unauthorized` for
   })
 })
 
-describe("`401 key_expired`: \"once `expires_at` passes, every call answers `401 key_expired`\"", () => {
+describe('`401 key_expired`: "once `expires_at` passes, every call answers `401 key_expired`"', () => {
   it("a key created with expires_at in the near future works until the simulated clock passes it, then every call answers 401 key_expired", async () => {
     const { app } = await setupApplication(s)
     const now = await nowMs()
@@ -274,7 +278,7 @@ describe("`401 key_expired`: \"once `expires_at` passes, every call answers `401
   })
 })
 
-describe("`403 ip_not_allowed`: \"IP allowlist: exact IPs and CIDR ranges, IPv4 and IPv6; a caller outside it gets `403 ip_not_allowed`; empty means every address\"", () => {
+describe('`403 ip_not_allowed`: "IP allowlist: exact IPs and CIDR ranges, IPv4 and IPv6; a caller outside it gets `403 ip_not_allowed`; empty means every address"', () => {
   it("a CIDR range that excludes 127.0.0.1 answers 403 ip_not_allowed", async () => {
     const { app } = await setupApplication(s)
     const { key } = await newKey(app.id, { mode: "live", ip_allowlist: ["10.0.0.0/8", "192.168.1.7"] })
@@ -348,7 +352,7 @@ describe("`403 ip_not_allowed`: \"IP allowlist: exact IPs and CIDR ranges, IPv4 
   })
 })
 
-describe("`403 insufficient_scope`: \"A call outside the key's access answers `403 insufficient_scope` with the `WWW-Authenticate` header naming the needed scope\"", () => {
+describe('`403 insufficient_scope`: "A call outside the key\'s access answers `403 insufficient_scope` with the `WWW-Authenticate` header naming the needed scope"', () => {
   it("a legacy `check` key calling start answers 403 with exactly `WWW-Authenticate: Bearer error=insufficient_scope, scope=verify:send`", async () => {
     const { app } = await setupApplication(s)
     const { key } = await newKey(app.id, { mode: "live", access: "check" })
@@ -360,7 +364,7 @@ describe("`403 insufficient_scope`: \"A call outside the key's access answers `4
     expect(await smsCount(to)).toBe(0)
   })
 
-  it("a `[\"verify:check\"]` key calling start, resend or cancel answers 403 insufficient_scope naming verify:send", async () => {
+  it('a `["verify:check"]` key calling start, resend or cancel answers 403 insufficient_scope naming verify:send', async () => {
     const { app, key: full } = await setupApplication(s)
     const started = await start(full)
     const { key } = await newKey(app.id, { mode: "live", access: ["verify:check"] })
@@ -377,7 +381,7 @@ describe("`403 insufficient_scope`: \"A call outside the key's access answers `4
     }
   })
 
-  it("\"a check-scoped key may only call `check` and `GET /v1/verify/{id}`\"", async () => {
+  it('"a check-scoped key may only call `check` and `GET /v1/verify/{id}`"', async () => {
     const { app, key: full } = await setupApplication(s)
     const started = await start(full)
     for (const access of ["check", ["verify:check"]]) {
@@ -390,13 +394,14 @@ describe("`403 insufficient_scope`: \"A call outside the key's access answers `4
     }
   })
 
-  it("\"`verify:send` (includes check)\": a `[\"verify:send\"]` key may start, check and read", async () => {
+  it('"`verify:send` (includes check)": a `["verify:send"]` key may start, check and read', async () => {
     const { app } = await setupApplication(s)
     const { key } = await newKey(app.id, { mode: "live", access: ["verify:send"] })
     const started = await start(key)
     expect(started.status).toBe(200)
     expect((await s.call("GET", `/v1/verify/${started.body.id}`, { key })).status).toBe(200)
-    expect((await s.call("POST", "/v1/verify/check", { key, body: { id: started.body.id, code: "0000" } })).status).toBe(200)
+    expect((await s.call("POST", "/v1/verify/check", { key, body: { id: started.body.id, code: "0000" } })).status)
+      .toBe(200)
   })
 
   it("a key holding only other products' scopes answers insufficient_scope naming verify:check on check and read", async () => {
@@ -427,7 +432,7 @@ describe("`403 insufficient_scope`: \"A call outside the key's access answers `4
   })
 })
 
-describe("`400 service_required` / `404 service_not_found`: \"partner key without `application` (or `service`)\" / \"partner key with unmatched `application`\"", () => {
+describe('`400 service_required` / `404 service_not_found`: "partner key without `application` (or `service`)" / "partner key with unmatched `application`"', () => {
   it("a partner key without `application` answers 400 service_required, on writes and on reads", async () => {
     const { key } = await setupPartner()
     const res = await start(key)
@@ -438,7 +443,7 @@ describe("`400 service_required` / `404 service_not_found`: \"partner key withou
     expect(read.body).toEqual({ error: "service_required" })
   })
 
-  it("\"A partner request whose body is not JSON has no `application`: `400 service_required`\"", async () => {
+  it('"A partner request whose body is not JSON has no `application`: `400 service_required`"', async () => {
     const { key } = await setupPartner()
     const res = await s.call("POST", "/v1/verify/start", { key, rawBody: "{not json" })
     expect(res.status).toBe(400)
@@ -470,8 +475,8 @@ describe("`400 service_required` / `404 service_not_found`: \"partner key withou
   })
 })
 
-describe("Order of checks, step 3: \"Account and application state (`403 account_not_active`)\"", () => {
-  it("\"a live key works only once its application is approved (before that: `403 account_not_active`)\"", async () => {
+describe('Order of checks, step 3: "Account and application state (`403 account_not_active`)"', () => {
+  it('"a live key works only once its application is approved (before that: `403 account_not_active`)"', async () => {
     const { app, key } = await setupApplication(s, { approved: false })
     const to = phone()
     const res = await start(key, { to })
@@ -484,7 +489,7 @@ describe("Order of checks, step 3: \"Account and application state (`403 account
     expect((await start(key, { to })).status).toBe(200)
   })
 
-  it("\"a test key works before approval (that is what the sandbox is for)\"", async () => {
+  it('"a test key works before approval (that is what the sandbox is for)"', async () => {
     const { account, key } = await setupApplication(s, { approved: false, mode: "test" })
     const to = phone()
     await s.console("POST", `/accounts/${account.id}/sandbox-destinations`, { to })
@@ -501,10 +506,10 @@ describe("Order of checks, step 3: \"Account and application state (`403 account
   })
 })
 
-describe("Order of checks, step 4: \"Request shape (`400 invalid_json`, `400 invalid_request`), channel and destination (`422`)\"", () => {
-  it("`400 invalid_json`: \"body not valid JSON\"", async () => {
+describe('Order of checks, step 4: "Request shape (`400 invalid_json`, `400 invalid_request`), channel and destination (`422`)"', () => {
+  it('`400 invalid_json`: "body not valid JSON"', async () => {
     const { key } = await setupApplication(s)
-    for (const rawBody of ["{", "not json", "{\"to\": \"0551234567\",}"]) {
+    for (const rawBody of ["{", "not json", '{"to": "0551234567",}']) {
       const res = await s.call("POST", "/v1/verify/start", { key, rawBody })
       expect(res.status, rawBody).toBe(400)
       expect(res.body).toEqual({ error: "invalid_json" })
@@ -513,7 +518,7 @@ describe("Order of checks, step 4: \"Request shape (`400 invalid_json`, `400 inv
     expect(check.body).toEqual({ error: "invalid_json" })
   })
 
-  it("`400 invalid_request`: \"required field missing (`to` on start; `id` or `code` on check)\"", async () => {
+  it('`400 invalid_request`: "required field missing (`to` on start; `id` or `code` on check)"', async () => {
     const { key } = await setupApplication(s)
     const noTo = await start(key, { channel: "sms" })
     expect(noTo.status).toBe(400)

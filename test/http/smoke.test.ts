@@ -37,7 +37,11 @@ describe("requests the HTTP parser refuses still answer JSON with X-Request-Id",
     const { connect } = await import("node:net")
     const url = new URL(s.baseUrl)
     const raw = await new Promise<string>((resolve) => {
-      const socket = connect(Number(url.port), url.hostname, () => socket.write("GET /healthz HTTP/1.1\r\nBad\x7fHeader: x\r\n\r\n"))
+      const socket = connect(
+        Number(url.port),
+        url.hostname,
+        () => socket.write("GET /healthz HTTP/1.1\r\nBad\x7fHeader: x\r\n\r\n"),
+      )
       let data = ""
       socket.on("data", (d) => (data += d.toString()))
       socket.on("close", () => resolve(data))

@@ -89,7 +89,10 @@ export interface StandInOptions {
 
 const json = (res: ServerResponse, status: number, payload: unknown): void => {
   const body = JSON.stringify(payload)
-  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body) })
+  res.writeHead(status, {
+    "content-type": "application/json; charset=utf-8",
+    "content-length": Buffer.byteLength(body),
+  })
   res.end(body)
 }
 

@@ -1,7 +1,7 @@
 import { FetchHttpClient } from "@effect/platform"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Either, Layer, Logger, LogLevel } from "effect"
-import { type SmsReceipt, SmsGateway, type SmsRefused } from "../../ports/sms.ts"
+import { SmsGateway, type SmsReceipt, type SmsRefused } from "../../ports/sms.ts"
 import { SaudiMobile } from "../../core/shared/brands.ts"
 import {
   interpretUnifonicAnswer,
@@ -35,7 +35,7 @@ const configFor = (s: UnifonicStandIn, overrides: Partial<UnifonicConfig> = {}):
 
 /** Sends one SMS through a gateway built by `makeUnifonic` and returns the outcome as an Either. */
 const sendWith = (config: UnifonicConfig, to: SaudiMobile = TO, text = OTP_TEXT) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const gateway = yield* makeUnifonic(config)
     return yield* Effect.either(gateway.send({ to, text }))
   }).pipe(Effect.provide(FetchHttpClient.layer))
@@ -53,7 +53,7 @@ const receiptOf = (outcome: Either.Either<SmsReceipt, SmsRefused>): SmsReceipt =
 
 describe("a send posts Unifonic's documented form and returns the provider's MessageID", () => {
   it.live("POST /rest/SMS/messages, form-encoded AppSid, SenderID, Recipient without '+', Body, responseType=JSON", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const before = standIn.requests.length
       const receipt = receiptOf(yield* sendWith(configFor(standIn)))
 
@@ -72,12 +72,17 @@ describe("a send posts Unifonic's documented form and returns the provider's Mes
       })
 
       const accepted = standIn.messages[standIn.messages.length - 1]
-      expect(accepted).toEqual({ messageId: accepted.messageId, senderId: "SAMSG", recipient: "966501234567", body: OTP_TEXT })
+      expect(accepted).toEqual({
+        messageId: accepted.messageId,
+        senderId: "SAMSG",
+        recipient: "966501234567",
+        body: OTP_TEXT,
+      })
       expect(receipt).toEqual({ providerMessageId: String(accepted.messageId) })
     }))
 
   it.live("the Body arrives byte for byte: Arabic text and form-reserved characters (& = + %) are encoded", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const text = "رمز التحقق: 1234 & a=b + 50% ✓"
       const receipt = receiptOf(yield* sendWith(configFor(standIn), TO, text))
       const accepted = standIn.messages.find((m) => String(m.messageId) === receipt.providerMessageId)
@@ -85,14 +90,14 @@ describe("a send posts Unifonic's documented form and returns the provider's Mes
     }))
 
   it.live("each send gets its own MessageID", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const a = receiptOf(yield* sendWith(configFor(standIn)))
       const b = receiptOf(yield* sendWith(configFor(standIn)))
       expect(a.providerMessageId).not.toBe(b.providerMessageId)
     }))
 
-  it.live("success given as the string \"true\" (the OpenAPI example) is a success too", () =>
-    Effect.gen(function*() {
+  it.live('success given as the string "true" (the OpenAPI example) is a success too', () =>
+    Effect.gen(function* () {
       const stringy = yield* Effect.promise(() =>
         startUnifonicStandIn({ appSid: "s", successAs: "true", firstMessageId: 3200017889310 })
       )
@@ -101,7 +106,7 @@ describe("a send posts Unifonic's documented form and returns the provider's Mes
     }))
 
   it.live("a trailing slash on the base URL does not change the endpoint", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const before = standIn.requests.length
       receiptOf(yield* sendWith(configFor(standIn, { baseUrl: `${standIn.baseUrl}/` })))
       expect(standIn.requests[before].path).toBe("/rest/SMS/messages")
@@ -119,7 +124,7 @@ describe("the provider's refusals map to SmsRefused with the provider's errorCod
 
   for (const [name, recipient, error] of cases) {
     it.live(`${name}: ${error.errorCode} "${error.message}"`, () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         standIn.script(recipient, { kind: "refuse", ...error })
         const messagesBefore = standIn.messages.length
         const refusal = refusalOf(yield* sendWith(configFor(standIn), SaudiMobile(`+${recipient}`)))
@@ -130,7 +135,7 @@ describe("the provider's refusals map to SmsRefused with the provider's errorCod
   }
 
   it.live("the envelope's code wins whatever `data` is (null instead of {})", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       standIn.script("966500000011", { kind: "refuse", ...UnifonicErrors.insufficientFunds, data: null })
       const refusal = refusalOf(yield* sendWith(configFor(standIn), SaudiMobile("+966500000011")))
       expect(refusal.providerCode).toBe("ER-01")
@@ -138,7 +143,7 @@ describe("the provider's refusals map to SmsRefused with the provider's errorCod
     }))
 
   it.live("the envelope's code wins over the HTTP status when a 4xx carries one", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       standIn.script("966500000012", { kind: "refuse", ...UnifonicErrors.duplicated, status: 409 })
       const refusal = refusalOf(yield* sendWith(configFor(standIn), SaudiMobile("+966500000012")))
       expect(refusal.providerCode).toBe("ER-09")
@@ -148,7 +153,7 @@ describe("the provider's refusals map to SmsRefused with the provider's errorCod
 
 describe("HTTP failures without a JSON envelope map to http_<status>", () => {
   it.live("HTTP 500 -> http_500", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       standIn.script("966500000500", { kind: "http", status: 500, body: "<html>Internal Server Error</html>" })
       const refusal = refusalOf(yield* sendWith(configFor(standIn), SaudiMobile("+966500000500")))
       expect(refusal.providerCode).toBe("http_500")
@@ -156,14 +161,14 @@ describe("HTTP failures without a JSON envelope map to http_<status>", () => {
     }))
 
   it.live("a wrong AppSid -> http_401 with the documented title", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const refusal = refusalOf(yield* sendWith(configFor(standIn, { appSid: "not-the-app-sid" })))
       expect(refusal.providerCode).toBe("http_401")
       expect(refusal.message).toBe("Unifonic answered HTTP 401: Authentication failed")
     }))
 
   it.live("an empty text -> http_421 (No message body specified)", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const refusal = refusalOf(yield* sendWith(configFor(standIn), TO, ""))
       expect(refusal.providerCode).toBe("http_421")
       expect(refusal.message).toBe("Unifonic answered HTTP 421: No message body specified")
@@ -172,7 +177,7 @@ describe("HTTP failures without a JSON envelope map to http_<status>", () => {
 
 describe("a provider that cannot be reached maps to unreachable", () => {
   it.live("nobody listening on the port -> unreachable", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const port = yield* Effect.promise(() => closedPort())
       const refusal = refusalOf(yield* sendWith(configFor(standIn, { baseUrl: `http://127.0.0.1:${port}` })))
       expect(refusal.providerCode).toBe("unreachable")
@@ -180,7 +185,7 @@ describe("a provider that cannot be reached maps to unreachable", () => {
     }))
 
   it.live("no answer within the timeout -> unreachable, and the send gives up at the timeout", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       standIn.script("966500000999", { kind: "hang" })
       const started = Date.now()
       const refusal = refusalOf(
@@ -196,7 +201,7 @@ describe("a provider that cannot be reached maps to unreachable", () => {
 
 describe("the message text is never logged", () => {
   it.live("no log line of a send, success or refusal, contains the text", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const lines: Array<string> = []
       const capture = Logger.replace(
         Logger.defaultLogger,
@@ -205,7 +210,7 @@ describe("the message text is never logged", () => {
         }),
       )
       standIn.script("966500000013", { kind: "refuse", ...UnifonicErrors.filtered })
-      yield* Effect.gen(function*() {
+      yield* Effect.gen(function* () {
         const gateway = yield* SmsGateway
         yield* Effect.either(gateway.send({ to: TO, text: OTP_TEXT }))
         yield* Effect.either(gateway.send({ to: SaudiMobile("+966500000013"), text: OTP_TEXT }))
@@ -218,12 +223,13 @@ describe("the message text is never logged", () => {
 })
 
 describe("SmsGatewayUnifonic reads its configuration from the environment", () => {
-  const env = (vars: Record<string, string>) => Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(vars))))
+  const env = (vars: Record<string, string>) =>
+    Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(vars))))
 
   it.live("UNIFONIC_APP_SID, UNIFONIC_SENDER_ID and UNIFONIC_BASE_URL drive the send", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const before = standIn.requests.length
-      const receipt = yield* Effect.gen(function*() {
+      const receipt = yield* Effect.gen(function* () {
         const gateway = yield* SmsGateway
         return yield* gateway.send({ to: TO, text: OTP_TEXT })
       }).pipe(
@@ -241,7 +247,7 @@ describe("SmsGatewayUnifonic reads its configuration from the environment", () =
     }))
 
   it.live("a missing UNIFONIC_APP_SID is a ConfigError when the layer is built", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const result = yield* Effect.either(
         Layer.build(SmsGatewayUnifonic.pipe(Layer.provide(env({ UNIFONIC_SENDER_ID: "X" })))).pipe(Effect.scoped),
       )
@@ -250,7 +256,7 @@ describe("SmsGatewayUnifonic reads its configuration from the environment", () =
     }))
 
   it.live("a missing UNIFONIC_SENDER_ID is a ConfigError too", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const result = yield* Effect.either(
         Layer.build(SmsGatewayUnifonic.pipe(Layer.provide(env({ UNIFONIC_APP_SID: "x" })))).pipe(Effect.scoped),
       )
@@ -269,17 +275,23 @@ describe("the stand-in enforces the documented request rules", () => {
       })
       return { status: res.status, body: await res.text() }
     })
-  const valid = { AppSid: "test-app-sid", SenderID: "SAMSG", Recipient: "966501234567", Body: "hi", responseType: "JSON" }
+  const valid = {
+    AppSid: "test-app-sid",
+    SenderID: "SAMSG",
+    Recipient: "966501234567",
+    Body: "hi",
+    responseType: "JSON",
+  }
 
   it.live("missing AppSid -> 402, wrong AppSid -> 401", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { AppSid: _, ...noAppSid } = valid
       expect(yield* post(standIn, noAppSid)).toEqual({ status: 402, body: "Missing parameter AppSid" })
       expect(yield* post(standIn, { ...valid, AppSid: "nope" })).toEqual({ status: 401, body: "Authentication failed" })
     }))
 
   it.live("missing Recipient -> 422, missing Body -> 421", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { Recipient: _r, ...noRecipient } = valid
       const { Body: _b, ...noBody } = valid
       expect(yield* post(standIn, noRecipient)).toEqual({ status: 422, body: "No recipient parameter specified" })
@@ -287,7 +299,7 @@ describe("the stand-in enforces the documented request rules", () => {
     }))
 
   it.live("a Recipient with '+' is refused with ER-02", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const answer = yield* post(standIn, { ...valid, Recipient: "+966501234567" })
       expect(answer.status).toBe(200)
       expect(JSON.parse(answer.body)).toEqual({
@@ -299,13 +311,23 @@ describe("the stand-in enforces the documented request rules", () => {
     }))
 
   it.live("a valid request is answered with the documented success envelope", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const answer = yield* post(standIn, valid)
       const body = JSON.parse(answer.body)
       expect(answer.status).toBe(200)
       expect(body).toMatchObject({ success: true, message: "", errorCode: "ER-00" })
       expect(Object.keys(body.data).sort()).toEqual(
-        ["Balance", "CorrelationID", "Cost", "CurrencyCode", "MessageID", "NumberOfUnits", "Recipient", "Status", "TimeCreated"],
+        [
+          "Balance",
+          "CorrelationID",
+          "Cost",
+          "CurrencyCode",
+          "MessageID",
+          "NumberOfUnits",
+          "Recipient",
+          "Status",
+          "TimeCreated",
+        ],
       )
       expect(body.data.Recipient).toBe("966501234567")
       expect(body.data.TimeCreated).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}$/)

@@ -15,7 +15,7 @@ const failWith = <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.flip(self)
 
 layer(PgliteClient.layer({ dataDir: "memory://" }), { timeout: 60_000 })("PgliteClient (memory)", (it) => {
   it.effect("creates a table, inserts and selects with params", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       yield* sql`CREATE TABLE people (id serial PRIMARY KEY, name text NOT NULL, active boolean NOT NULL)`
       yield* sql`INSERT INTO people (name, active) VALUES (${"Noura"}, ${true}), (${"Faisal"}, ${false})`
@@ -27,7 +27,7 @@ layer(PgliteClient.layer({ dataDir: "memory://" }), { timeout: 60_000 })("Pglite
     }))
 
   it.effect("round-trips jsonb", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       yield* sql`CREATE TABLE docs (id int PRIMARY KEY, body jsonb NOT NULL)`
       const body = { lang: "ar", tags: ["otp", "sms"], nested: { n: 1, ok: true, none: null } }
@@ -37,7 +37,7 @@ layer(PgliteClient.layer({ dataDir: "memory://" }), { timeout: 60_000 })("Pglite
     }))
 
   it.effect("returns bigint columns as numbers, int4 as number, timestamptz as Date", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const epochMs = 1_767_225_600_123
       const [row] = yield* sql<{ big: unknown; small: unknown; at: unknown; n: unknown }>`
@@ -51,7 +51,7 @@ layer(PgliteClient.layer({ dataDir: "memory://" }), { timeout: 60_000 })("Pglite
     }))
 
   it.effect("supports sql.insert and sql.in helpers", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       yield* sql`CREATE TABLE wallets (id text PRIMARY KEY, balance bigint NOT NULL)`
       const inserted = yield* sql<{ id: string; balance: number }>`INSERT INTO wallets ${
@@ -66,7 +66,7 @@ layer(PgliteClient.layer({ dataDir: "memory://" }), { timeout: 60_000 })("Pglite
     }))
 
   it.effect("runs multi-statement SQL without params through sql.unsafe", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       yield* sql.unsafe(`CREATE TABLE multi (id int PRIMARY KEY, v text); CREATE INDEX multi_v ON multi (v);
         INSERT INTO multi VALUES (1, 'x');`)
@@ -75,12 +75,12 @@ layer(PgliteClient.layer({ dataDir: "memory://" }), { timeout: 60_000 })("Pglite
     }))
 
   it.effect("commits a transaction, rolls back on failure", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       yield* sql`CREATE TABLE tx (id int PRIMARY KEY)`
       yield* sql.withTransaction(Effect.all([sql`INSERT INTO tx VALUES (1)`, sql`INSERT INTO tx VALUES (2)`]))
       const exit = yield* sql.withTransaction(
-        Effect.zipRight(sql`INSERT INTO tx VALUES (3)`, Effect.fail("boom" as const))
+        Effect.zipRight(sql`INSERT INTO tx VALUES (3)`, Effect.fail("boom" as const)),
       ).pipe(Effect.exit)
       assert.deepStrictEqual(exit, Exit.fail("boom" as const))
       const rows = yield* sql<{ id: number }>`SELECT id FROM tx ORDER BY id`
@@ -88,13 +88,13 @@ layer(PgliteClient.layer({ dataDir: "memory://" }), { timeout: 60_000 })("Pglite
     }))
 
   it.effect("rolls back a nested transaction to its savepoint only", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       yield* sql`CREATE TABLE nested (id int PRIMARY KEY)`
-      yield* sql.withTransaction(Effect.gen(function*() {
+      yield* sql.withTransaction(Effect.gen(function* () {
         yield* sql`INSERT INTO nested VALUES (1)`
         const inner = yield* sql.withTransaction(
-          Effect.zipRight(sql`INSERT INTO nested VALUES (2)`, Effect.fail("inner"))
+          Effect.zipRight(sql`INSERT INTO nested VALUES (2)`, Effect.fail("inner")),
         ).pipe(Effect.exit)
         assert.isTrue(Exit.isFailure(inner))
         yield* sql`INSERT INTO nested VALUES (3)`
@@ -104,11 +104,11 @@ layer(PgliteClient.layer({ dataDir: "memory://" }), { timeout: 60_000 })("Pglite
     }))
 
   it.effect("serializes 20 concurrent read-modify-write transactions", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       yield* sql`CREATE TABLE counter (id int PRIMARY KEY, n int NOT NULL)`
       yield* sql`INSERT INTO counter VALUES (1, 0)`
-      const increment = sql.withTransaction(Effect.gen(function*() {
+      const increment = sql.withTransaction(Effect.gen(function* () {
         const [row] = yield* sql<{ n: number }>`SELECT n FROM counter WHERE id = 1`
         yield* realSleep // lets the other fibers run between the read and the write
         yield* sql`UPDATE counter SET n = ${row.n + 1} WHERE id = 1`
@@ -119,7 +119,7 @@ layer(PgliteClient.layer({ dataDir: "memory://" }), { timeout: 60_000 })("Pglite
     }), { timeout: 30_000 })
 
   it.effect("surfaces a unique violation as SqlError with the Postgres code in cause", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       yield* sql`CREATE TABLE uniq (email text PRIMARY KEY)`
       yield* sql`INSERT INTO uniq VALUES (${"a@example.sa"})`
@@ -134,7 +134,7 @@ layer(PgliteClient.layer({ dataDir: "memory://" }), { timeout: 60_000 })("Pglite
     }))
 
   it.effect("runs migrations once and is idempotent", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const migrate = Migrator.make({})({
         loader: Migrator.fromRecord({
@@ -142,8 +142,8 @@ layer(PgliteClient.layer({ dataDir: "memory://" }), { timeout: 60_000 })("Pglite
             sql.unsafe(`CREATE TABLE accounts (id text PRIMARY KEY, created_at bigint NOT NULL);
               CREATE INDEX accounts_created_at ON accounts (created_at);`)),
           "2_seed_accounts": Effect.flatMap(SqlClient.SqlClient, (sql) =>
-            sql`INSERT INTO accounts ${sql.insert({ id: "acc_1", created_at: 1_700_000_000_000 })}`)
-        })
+            sql`INSERT INTO accounts ${sql.insert({ id: "acc_1", created_at: 1_700_000_000_000 })}`),
+        }),
       })
       const first = yield* migrate
       assert.deepStrictEqual(first, [[1, "create_accounts"], [2, "seed_accounts"]])
@@ -152,24 +152,29 @@ layer(PgliteClient.layer({ dataDir: "memory://" }), { timeout: 60_000 })("Pglite
       const rows = yield* sql<{ id: string; created_at: number }>`SELECT id, created_at FROM accounts`
       assert.deepStrictEqual(rows, [{ id: "acc_1", created_at: 1_700_000_000_000 }])
       const applied = yield* sql<{ migration_id: number }>`SELECT migration_id FROM effect_sql_migrations ORDER BY 1`
-      assert.deepStrictEqual(applied.map((r) => r.migration_id), [1, 2])
+      assert.deepStrictEqual(
+        applied.map((r) =>
+          r.migration_id
+        ),
+        [1, 2],
+      )
     }))
 })
 
 describe("PgliteClient (file-backed)", () => {
   it.effect("persists data across close and reopen", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const root = mkdtempSync(join(tmpdir(), "pglite-client-"))
       const dataDir = join(root, "nested", "db") // parents missing on purpose
       yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(root, { recursive: true, force: true })))
 
-      yield* Effect.scoped(Effect.gen(function*() {
+      yield* Effect.scoped(Effect.gen(function* () {
         const sql = yield* PgliteClient.makePgliteClient({ dataDir })
         yield* sql`CREATE TABLE kept (id int PRIMARY KEY, note text)`
         yield* sql.withTransaction(sql`INSERT INTO kept VALUES (${1}, ${"survives"})`)
       }))
 
-      const rows = yield* Effect.scoped(Effect.gen(function*() {
+      const rows = yield* Effect.scoped(Effect.gen(function* () {
         const sql = yield* PgliteClient.makePgliteClient({ dataDir })
         return yield* sql<{ id: number; note: string }>`SELECT id, note FROM kept`
       }))

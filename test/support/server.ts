@@ -79,7 +79,10 @@ export const setupApplication = async (
   opts: { balance?: number; mode?: "live" | "test"; access?: unknown; sandboxOnly?: boolean; approved?: boolean } = {},
 ) => {
   const account = await s.console("POST", "/accounts", { name: "Merchant", sandbox_only: opts.sandboxOnly ?? false })
-  const app = await s.console("POST", `/accounts/${account.id}/applications`, { name: "Shop", approved: opts.approved ?? true })
+  const app = await s.console("POST", `/accounts/${account.id}/applications`, {
+    name: "Shop",
+    approved: opts.approved ?? true,
+  })
   if ((opts.balance ?? 10_000) > 0) {
     await s.console("POST", `/accounts/${account.id}/wallet/credit`, { amount_halalas: opts.balance ?? 10_000 })
   }

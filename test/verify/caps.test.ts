@@ -11,7 +11,7 @@ const mobile = (i: number) => `+9665510${String(i).padStart(5, "0")}`
 
 describe("429 rate_limited: the per-destination hourly cap (hourly_cap_per_destination, default 5)", () => {
   it.effect("five starts to one number pass, the sixth is refused; other numbers are not affected", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup()
       for (let i = 0; i < 5; i++) yield* start(p, to)
       expect(yield* Effect.flip(start(p, to))).toMatchObject({ _tag: "rate_limited" })
@@ -19,7 +19,7 @@ describe("429 rate_limited: the per-destination hourly cap (hourly_cap_per_desti
     }).pipe(Effect.provide(VerifyTestLayer())))
 
   it.effect("the cap is per application: another application may still send to the number", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const a = yield* setup({ settings: { hourly_cap_per_destination: 1 } })
       const b = yield* setup({ settings: { hourly_cap_per_destination: 1 } })
       yield* start(a.p, to)
@@ -28,7 +28,7 @@ describe("429 rate_limited: the per-destination hourly cap (hourly_cap_per_desti
     }).pipe(Effect.provide(VerifyTestLayer())))
 
   it.effect("the window rolls on the clock: the sends of the last 60 minutes count, older ones do not", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup()
       for (let i = 0; i < 5; i++) {
         yield* start(p, to)
@@ -45,7 +45,7 @@ describe("429 rate_limited: the per-destination hourly cap (hourly_cap_per_desti
     }).pipe(Effect.provide(VerifyTestLayer())))
 
   it.effect("a refused start fires nothing and changes no wallet or verification", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup({ settings: { hourly_cap_per_destination: 1 } })
       yield* start(p, to)
       const code = yield* latestCode(to)
@@ -56,7 +56,7 @@ describe("429 rate_limited: the per-destination hourly cap (hourly_cap_per_desti
 
 describe("429 ip_rate_limited: starts per supplied client_ip per hour (max_per_ip_per_hour, default 20)", () => {
   it.effect("twenty starts from one client_ip pass, the 21st is refused; another IP and no IP are not affected", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup()
       for (let i = 0; i < 20; i++) yield* start(p, mobile(i), { client_ip: "203.0.113.5" })
       expect(yield* Effect.flip(start(p, mobile(20), { client_ip: "203.0.113.5" }))).toMatchObject({
@@ -67,7 +67,7 @@ describe("429 ip_rate_limited: starts per supplied client_ip per hour (max_per_i
     }).pipe(Effect.provide(VerifyTestLayer())))
 
   it.effect("one IPv6 address written two ways is one client_ip", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup({ settings: { max_per_ip_per_hour: 1 } })
       yield* start(p, mobile(1), { client_ip: "2001:db8::1" })
       expect(yield* Effect.flip(start(p, mobile(2), { client_ip: "2001:0DB8:0:0:0:0:0:1" }))).toMatchObject({
@@ -76,7 +76,7 @@ describe("429 ip_rate_limited: starts per supplied client_ip per hour (max_per_i
     }).pipe(Effect.provide(VerifyTestLayer())))
 
   it.effect("the window rolls on the clock", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup({ settings: { max_per_ip_per_hour: 2 } })
       yield* start(p, mobile(1), { client_ip: "203.0.113.5" })
       yield* TestClock.adjust(minutes(30))
@@ -92,7 +92,7 @@ describe("429 ip_rate_limited: starts per supplied client_ip per hour (max_per_i
 
 describe("resend is capped like start: it counts against the caps of the destination and of the start's client_ip", () => {
   it.effect("destination cap 2: start and one resend fill it; the next resend and the next start are rate_limited", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup({ settings: { hourly_cap_per_destination: 2 } })
       const v = yield* start(p, to)
       yield* resend(p, v.id)
@@ -105,7 +105,7 @@ describe("resend is capped like start: it counts against the caps of the destina
     }).pipe(Effect.provide(VerifyTestLayer())))
 
   it.effect("IP cap 2: a start from the IP and its resend fill it; a start to another number from that IP is ip_rate_limited", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup({ settings: { max_per_ip_per_hour: 2 } })
       const v = yield* start(p, mobile(1), { client_ip: "203.0.113.5" })
       yield* resend(p, v.id)
@@ -115,7 +115,7 @@ describe("resend is capped like start: it counts against the caps of the destina
     }).pipe(Effect.provide(VerifyTestLayer())))
 
   it.effect("IP cap 2: once other starts from the IP fill it, a resend of a verification started from it is ip_rate_limited", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup({ settings: { max_per_ip_per_hour: 2 } })
       const v = yield* start(p, mobile(1), { client_ip: "203.0.113.5" })
       yield* start(p, mobile(2), { client_ip: "203.0.113.5" })
@@ -126,7 +126,7 @@ describe("resend is capped like start: it counts against the caps of the destina
 
 describe("429 spend_cap_reached: the day's charges plus this send would pass daily_spend_cap_halalas", () => {
   it.effect("cap 27: three starts reach it exactly, the fourth is refused (resends count too)", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup({ settings: { daily_spend_cap_halalas: 27 } })
       const v = yield* start(p, mobile(1))
       yield* resend(p, v.id)
@@ -136,7 +136,7 @@ describe("429 spend_cap_reached: the day's charges plus this send would pass dai
     }).pipe(Effect.provide(VerifyTestLayer())))
 
   it.effect("cap 0 refuses every live send; null (the default) means no cap", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup({ settings: { daily_spend_cap_halalas: 0 } })
       expect(yield* Effect.flip(start(p, to))).toMatchObject({ _tag: "spend_cap_reached" })
       const open = yield* setup({ balance: 1_000, settings: { hourly_cap_per_destination: 100 } })
@@ -144,13 +144,13 @@ describe("429 spend_cap_reached: the day's charges plus this send would pass dai
     }).pipe(Effect.provide(VerifyTestLayer())))
 
   it.effect("test-key sends are free and never reach the spend cap", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup({ mode: "test", proven: [to], settings: { daily_spend_cap_halalas: 0 } })
       expect((yield* start(p, to)).status).toBe("pending")
     }).pipe(Effect.provide(VerifyTestLayer())))
 
   it.effect("the day is the Riyadh day: the cap resets at 21:00 UTC, not at midnight UTC", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup({ settings: { daily_spend_cap_halalas: 18 } })
       yield* TestClock.setTime(Date.parse("2026-03-01T21:00:00.000Z")) // 00:00 in Riyadh, 2 March
       yield* start(p, mobile(1))

@@ -22,7 +22,7 @@ const to = "+966551234567"
 
 describe("verification.verified: data is the verification as check answers it", () => {
   it.effect("one event, data equal to the check's answer, with the account and application it belongs to", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { accountId, applicationId, p } = yield* setup()
       yield* TestClock.setTime(Date.parse("2026-03-01T10:00:00.000Z"))
       const v = yield* start(p, to, { reference: "order-9" })
@@ -56,7 +56,7 @@ describe("verification.verified: data is the verification as check answers it", 
 
 describe("verification.failed: attempts ran out without a match", () => {
   it.effect("one event whose data has status failed and the attempts used", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup({ settings: { max_attempts: 2 } })
       const v = yield* start(p, to)
       const bad = wrongCode(yield* latestCode(to))
@@ -71,7 +71,7 @@ describe("verification.failed: attempts ran out without a match", () => {
 
 describe("verification.expired: the code expired unused", () => {
   it.effect("one event whose data has status expired", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup()
       const v = yield* start(p, to)
       yield* TestClock.adjust(minutes(11))
@@ -85,7 +85,7 @@ describe("verification.expired: the code expired unused", () => {
 
 describe("test-key codes fire the same events with mode test", () => {
   it.effect("verified, failed and expired events of a test key carry mode test", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const numbers = ["+966551000001", "+966551000002", "+966551000003"]
       const { p } = yield* setup({ mode: "test", proven: numbers, settings: { max_attempts: 1 } })
       const a = yield* start(p, numbers[0])
@@ -109,7 +109,7 @@ describe("test-key codes fire the same events with mode test", () => {
 
 describe("start, wrong checks, resend and cancel fire no event", () => {
   it.effect("a verification started, checked wrong, resent and canceled has no event", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup()
       const v = yield* start(p, to)
       yield* check(p, v.id, wrongCode(yield* latestCode(to)))

@@ -23,7 +23,7 @@ const putSettings = (applicationId: string, body: Record<string, unknown>) =>
 
 describe("sandbox_unverified_destination before sandbox_quota_exceeded", () => {
   it.effect("quota used up and the number unproven: sandbox_unverified_destination", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup({ mode: "test", proven: [to, other], settings: { hourly_cap_per_destination: 100 } })
       for (let i = 0; i < 10; i++) yield* start(p, to)
       expect(yield* Effect.flip(start(p, mobile(1)))).toMatchObject({ _tag: "sandbox_unverified_destination" })
@@ -33,7 +33,7 @@ describe("sandbox_unverified_destination before sandbox_quota_exceeded", () => {
 
 describe("sandbox_unverified_destination before rate_limited", () => {
   it.effect("the number's hourly cap reached (by a live key) and unproven for the test key: sandbox_unverified_destination", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const live = yield* setup({ mode: "live", settings: { hourly_cap_per_destination: 1 } })
       yield* start(live.p, to)
       const test = yield* keyOn(live.applicationId, "test")
@@ -45,7 +45,7 @@ describe("sandbox_unverified_destination before rate_limited", () => {
 
 describe("sandbox_quota_exceeded before rate_limited", () => {
   it.effect("quota used up and the number's hourly cap reached: sandbox_quota_exceeded", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { applicationId, p } = yield* setup({
         mode: "test",
         proven: [to, ...Array.from({ length: 9 }, (_, i) => mobile(i))],
@@ -61,7 +61,7 @@ describe("sandbox_quota_exceeded before rate_limited", () => {
 
 describe("rate_limited before ip_rate_limited", () => {
   it.effect("the number's cap and the IP's cap both reached: rate_limited; another number from that IP: ip_rate_limited", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup({ settings: { hourly_cap_per_destination: 1, max_per_ip_per_hour: 1 } })
       yield* start(p, to, { client_ip: "203.0.113.5" })
       expect(yield* Effect.flip(start(p, to, { client_ip: "203.0.113.5" }))).toMatchObject({ _tag: "rate_limited" })
@@ -71,7 +71,7 @@ describe("rate_limited before ip_rate_limited", () => {
     }).pipe(Effect.provide(VerifyTestLayer())))
 
   it.effect("on resend too: rate_limited before ip_rate_limited", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup({ settings: { hourly_cap_per_destination: 1, max_per_ip_per_hour: 1 } })
       const v = yield* start(p, to, { client_ip: "203.0.113.5" })
       expect(yield* Effect.flip(resend(p, v.id))).toMatchObject({ _tag: "rate_limited" })
@@ -82,7 +82,7 @@ describe("rate_limited before ip_rate_limited", () => {
 
 describe("ip_rate_limited before spend_cap_reached", () => {
   it.effect("the IP's cap and the day's spend cap both reached: ip_rate_limited; from another IP: spend_cap_reached", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup({ settings: { max_per_ip_per_hour: 1, daily_spend_cap_halalas: 9 } })
       yield* start(p, to, { client_ip: "203.0.113.5" })
       expect(yield* Effect.flip(start(p, other, { client_ip: "203.0.113.5" }))).toMatchObject({
@@ -96,7 +96,7 @@ describe("ip_rate_limited before spend_cap_reached", () => {
 
 describe("spend_cap_reached before application_paused", () => {
   it.effect("paused by the guard and the spend cap reached: spend_cap_reached; with the cap raised: application_paused", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { applicationId, p } = yield* setup({
         settings: { daily_spend_cap_halalas: 9, guard: { min_sends: 1, min_verified_percent: 50 } },
       })
@@ -110,7 +110,7 @@ describe("spend_cap_reached before application_paused", () => {
 
 describe("application_paused before insufficient_credits", () => {
   it.effect("paused and the wallet empty: application_paused; unpaused: insufficient_credits; nothing sent", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { applicationId, p } = yield* setup({
         balance: 9,
         settings: { guard: { min_sends: 1, min_verified_percent: 50 } },
@@ -128,7 +128,7 @@ describe("application_paused before insufficient_credits", () => {
 
 describe("every step-5 gate before insufficient_credits", () => {
   it.effect("with an empty wallet, each gate still answers its own code", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { applicationId, p } = yield* setup({
         balance: 18,
         settings: { hourly_cap_per_destination: 1, max_per_ip_per_hour: 1 },

@@ -26,7 +26,7 @@ const serviceEvents = (name: string) => Effect.map(allEvents, (es) => es.filter(
 
 describe("403 application_paused: the guard pauses at min_sends sends under min_verified_percent verified", () => {
   it.effect("five unverified sends: the fifth goes out, then start and resend answer application_paused", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { applicationId, p } = yield* setup({ settings: guard })
       const ids: Array<string> = []
       for (let i = 0; i < 4; i++) ids.push((yield* start(p, mobile(i))).id)
@@ -38,7 +38,7 @@ describe("403 application_paused: the guard pauses at min_sends sends under min_
     }).pipe(Effect.provide(VerifyTestLayer())))
 
   it.effect("checks still work while paused: codes already sent can be verified", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup({ settings: guard })
       let last = ""
       for (let i = 0; i < 5; i++) last = (yield* start(p, mobile(i))).id
@@ -46,7 +46,7 @@ describe("403 application_paused: the guard pauses at min_sends sends under min_
     }).pipe(Effect.provide(VerifyTestLayer())))
 
   it.effect("at least min_verified_percent verified keeps it running (3 of 5 verified is 60%)", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { applicationId, p } = yield* setup({ settings: guard })
       for (let i = 0; i < 8; i++) {
         const v = yield* start(p, mobile(i))
@@ -63,7 +63,7 @@ describe("403 application_paused: the guard pauses at min_sends sends under min_
     }).pipe(Effect.provide(VerifyTestLayer())))
 
   it.effect("the hour rolls: sends older than an hour are not counted", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { applicationId, p } = yield* setup({ settings: guard })
       for (let i = 0; i < 4; i++) yield* start(p, mobile(i))
       yield* TestClock.adjust(minutes(60) + 1)
@@ -72,7 +72,7 @@ describe("403 application_paused: the guard pauses at min_sends sends under min_
     }).pipe(Effect.provide(VerifyTestLayer())))
 
   it.effect("guard disabled: never paused", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { applicationId, p } = yield* setup({
         settings: { guard: { enabled: false, min_sends: 1, min_verified_percent: 100 } },
       })
@@ -81,7 +81,7 @@ describe("403 application_paused: the guard pauses at min_sends sends under min_
     }).pipe(Effect.provide(VerifyTestLayer())))
 
   it.effect("defaults: at least 100 sends and under 10% verified (10 of 100 keeps running, 10 of 101 pauses)", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { applicationId, p } = yield* setup({ balance: 2_000 })
       for (let i = 0; i < 100; i++) {
         const v = yield* start(p, mobile(i))
@@ -95,7 +95,7 @@ describe("403 application_paused: the guard pauses at min_sends sends under min_
 
 describe("service.paused is recorded in the outbox, once", () => {
   it.effect("the pause appends one service.paused with service_id, application_id, external_id, status, paused", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { accountId, applicationId, p } = yield* setup({ settings: guard })
       yield* TestClock.setTime(Date.parse("2026-03-01T10:00:00.000Z"))
       for (let i = 0; i < 5; i++) yield* start(p, mobile(i))
@@ -120,7 +120,7 @@ describe("service.paused is recorded in the outbox, once", () => {
 
 describe("unpause lifts the pause; codes go out again; service.unpaused fires", () => {
   it.effect("unpauseApplication clears paused, appends service.unpaused, and the next start is sent", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { applicationId, p } = yield* setup({ settings: guard })
       for (let i = 0; i < 5; i++) yield* start(p, mobile(i))
       expect(yield* Effect.flip(start(p, mobile(5)))).toMatchObject({ _tag: "application_paused" })
@@ -137,14 +137,14 @@ describe("unpause lifts the pause; codes go out again; service.unpaused fires", 
     }).pipe(Effect.provide(VerifyTestLayer())))
 
   it.effect("unpausing an application that is not paused answers it and fires nothing", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { applicationId } = yield* setup()
       expect(yield* unpauseApplication(applicationId)).toMatchObject({ id: applicationId, paused: false })
       expect(yield* serviceEvents("service.unpaused")).toEqual([])
     }).pipe(Effect.provide(VerifyTestLayer())))
 
   it.effect("an unknown application answers not_found", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const e = yield* Effect.flip(unpauseApplication("00000000-0000-4000-8000-000000000000" as ApplicationId))
       expect(e).toMatchObject({ _tag: "not_found" })
     }).pipe(Effect.provide(VerifyTestLayer())))

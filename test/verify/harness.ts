@@ -27,7 +27,7 @@ export class NetworkSwitch extends Context.Tag("test/NetworkSwitch")<NetworkSwit
 
 const SwitchableSms = Layer.effect(
   SmsGateway,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const network = yield* NetworkSwitch
     const simulator = yield* SmsGateway
     return {
@@ -86,7 +86,7 @@ export interface Setup {
 
 /** An account with an approved application, a funded wallet and one key, made through the console. */
 export const setup = (opts: SetupOptions = {}) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const c = yield* Console
     const account = yield* c.createAccount({ name: "Merchant" })
     const app = yield* c.createApplication(account.id, { name: "Shop", approved: true })
@@ -106,7 +106,7 @@ export const setup = (opts: SetupOptions = {}) =>
 
 /** `POST /v1/verify/start` through the use case, the body parsed as the edge parses it. */
 export const start = (p: KeyPrincipal, to: string, opts: { client_ip?: string; reference?: string } = {}) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const input = parseStart({ to, ...opts })
     if (Either.isLeft(input)) return yield* Effect.dieMessage(`bad start body: ${input.left._tag}`)
     return yield* (yield* Verify).start(p, input.right)

@@ -24,7 +24,7 @@ const to = "+966551234567"
 
 describe("start: a code goes out by SMS; the verification starts pending", () => {
   it.effect("answers the verification object of the Resources table, status pending", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { applicationId, p } = yield* setup()
       yield* TestClock.setTime(Date.parse("2026-03-01T10:00:00.000Z"))
       const v = yield* start(p, "0551234567", { reference: "order-7" })
@@ -48,7 +48,7 @@ describe("start: a code goes out by SMS; the verification starts pending", () =>
     }).pipe(Effect.provide(VerifyTestLayer())))
 
   it.effect("the code is stored only as a keyed hash", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup()
       const v = yield* start(p, to)
       const code = yield* latestCode(to)
@@ -60,7 +60,7 @@ describe("start: a code goes out by SMS; the verification starts pending", () =>
 
 describe("check, code matches: verified; verification.verified fires once", () => {
   it.effect("the right code answers verified with verified_at; a later check answers verified again, no second event", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup()
       const v = yield* start(p, to)
       const code = yield* latestCode(to)
@@ -75,7 +75,7 @@ describe("check, code matches: verified; verification.verified fires once", () =
 
 describe("check, wrong code with attempts left: 200 pending, attempts counted", () => {
   it.effect("a wrong code answers pending with attempts 1, then the right code still verifies", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup()
       const v = yield* start(p, to)
       const code = yield* latestCode(to)
@@ -86,7 +86,7 @@ describe("check, wrong code with attempts left: 200 pending, attempts counted", 
 
 describe("check, the wrong code that uses the last attempt: failed; verification.failed fires", () => {
   it.effect("three wrong codes (default max_attempts 3): pending, pending, failed; then the right code answers failed", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup()
       const v = yield* start(p, to)
       const code = yield* latestCode(to)
@@ -104,7 +104,7 @@ describe("expires_at reached: check, read, cancel and resend find expiry at once
     name: string,
     act: (p: Parameters<typeof check>[0], id: string, code: string) => Effect.Effect<A, E, R>,
   ) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup()
       const v = yield* start(p, to)
       const code = yield* latestCode(to)
@@ -137,7 +137,7 @@ describe("expires_at reached: check, read, cancel and resend find expiry at once
     }))
 
   it.effect("one millisecond before expires_at the code still verifies (lifetime default 10 minutes)", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup()
       const v = yield* start(p, to)
       yield* TestClock.adjust(minutes(10) - 1)
@@ -147,7 +147,7 @@ describe("expires_at reached: check, read, cancel and resend find expiry at once
 
 describe("cancel of an active verification: canceled, no event", () => {
   it.effect("cancel answers canceled; the code no longer verifies; nothing is written to the outbox", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup()
       const v = yield* start(p, to)
       const code = yield* latestCode(to)
@@ -161,7 +161,7 @@ describe("cancel of an active verification: canceled, no event", () => {
 
 describe("resend and cancel of a terminal verification: 409 not_resendable / not_cancelable with the current status", () => {
   it.effect("verified, failed, canceled, expired: each answers its own status", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup({ settings: { max_attempts: 1 } })
       const verified = yield* start(p, "0551000001")
       yield* check(p, verified.id, yield* latestCode("0551000001"))
@@ -187,7 +187,7 @@ describe("resend and cancel of a terminal verification: 409 not_resendable / not
 
 describe("resend: up to 3 resends per verification, then 429 resend_limit_reached", () => {
   it.effect("three resends each send a new text; the fourth is refused and sends nothing", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup()
       const v = yield* start(p, to)
       for (let i = 0; i < 3; i++) expect((yield* resend(p, v.id)).status).toBe("pending")
@@ -199,7 +199,7 @@ describe("resend: up to 3 resends per verification, then 429 resend_limit_reache
 
 describe("resend sends a new code (the previous one stops working), restarts expires_at, keeps attempts", () => {
   it.effect("after a wrong check and a resend 8 minutes in: attempts 1 kept, expires_at now + 10 min, old code refused", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup()
       const v = yield* start(p, to)
       const first = yield* latestCode(to)
@@ -216,7 +216,7 @@ describe("resend sends a new code (the previous one stops working), restarts exp
     }).pipe(Effect.provide(VerifyTestLayer())))
 
   it.effect("the previous code stops working even when checked first (code hashes differ per resend)", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup({ settings: { max_attempts: 5 } })
       const v = yield* start(p, to)
       const codes = [yield* latestCode(to)]
@@ -233,7 +233,7 @@ describe("resend sends a new code (the previous one stops working), restarts exp
 
 describe("404 not_found: an unknown id, or another application's verification", () => {
   it.effect("check, read, resend and cancel answer not_found for a malformed id, an unknown id and another application's id", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const mine = yield* setup()
       const theirs = yield* setup()
       const v = yield* start(theirs.p, to)

@@ -22,7 +22,7 @@ const proven = ["+966551000001", "+966551000002", "+966551000003"]
 
 describe("422 sandbox_unverified_destination: a test key sends only to the account's proven list", () => {
   it.effect("an unproven number is refused and nothing is sent; once proven (any accepted format) it passes", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { accountId, p } = yield* setup({ mode: "test" })
       expect(yield* Effect.flip(start(p, "+966551234567"))).toMatchObject({ _tag: "sandbox_unverified_destination" })
       expect(yield* textsTo("+966551234567")).toEqual([])
@@ -31,7 +31,7 @@ describe("422 sandbox_unverified_destination: a test key sends only to the accou
     }).pipe(Effect.provide(VerifyTestLayer())))
 
   it.effect("the proven list belongs to the account: another account's proven number is refused", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* setup({ mode: "test", proven: ["+966551234567"] })
       const other = yield* setup({ mode: "test" })
       expect(yield* Effect.flip(start(other.p, "+966551234567"))).toMatchObject({
@@ -40,7 +40,7 @@ describe("422 sandbox_unverified_destination: a test key sends only to the accou
     }).pipe(Effect.provide(VerifyTestLayer())))
 
   it.effect("live keys are not bound by the proven list", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup({ mode: "live" })
       expect((yield* start(p, "+966551234567")).status).toBe("pending")
     }).pipe(Effect.provide(VerifyTestLayer())))
@@ -48,14 +48,14 @@ describe("422 sandbox_unverified_destination: a test key sends only to the accou
 
 describe("429 sandbox_quota_exceeded: 10 sandbox starts per application, lifetime; resends neither count nor are refused", () => {
   const tenStarts = (p: Parameters<typeof start>[0]) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const ids: Array<string> = []
       for (let i = 0; i < 10; i++) ids.push((yield* start(p, proven[i % 3])).id)
       return ids
     })
 
   it.effect("ten starts pass, the eleventh is refused, and still is a week later", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup({ mode: "test", proven })
       yield* tenStarts(p)
       expect(yield* Effect.flip(start(p, proven[0]))).toMatchObject({ _tag: "sandbox_quota_exceeded" })
@@ -64,7 +64,7 @@ describe("429 sandbox_quota_exceeded: 10 sandbox starts per application, lifetim
     }).pipe(Effect.provide(VerifyTestLayer())))
 
   it.effect("resends do not count: three resends, then still ten starts", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup({ mode: "test", proven, settings: { hourly_cap_per_destination: 100 } })
       const first = yield* start(p, proven[0])
       for (let i = 0; i < 3; i++) yield* resend(p, first.id)
@@ -73,7 +73,7 @@ describe("429 sandbox_quota_exceeded: 10 sandbox starts per application, lifetim
     }).pipe(Effect.provide(VerifyTestLayer())))
 
   it.effect("resends are not refused by the quota once it is used up", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup({ mode: "test", proven })
       const ids = yield* tenStarts(p)
       expect((yield* resend(p, ids[9])).status).toBe("pending")
@@ -81,7 +81,7 @@ describe("429 sandbox_quota_exceeded: 10 sandbox starts per application, lifetim
     }).pipe(Effect.provide(VerifyTestLayer())))
 
   it.effect("the quota is per application: a second application of the account has its own ten", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { accountId, p } = yield* setup({ mode: "test", proven })
       yield* tenStarts(p)
       const c = yield* Console
@@ -92,7 +92,7 @@ describe("429 sandbox_quota_exceeded: 10 sandbox starts per application, lifetim
     }).pipe(Effect.provide(VerifyTestLayer())))
 
   it.effect("live starts of the application do not use up the sandbox quota", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { applicationId, p } = yield* setup({ mode: "live", proven, settings: { hourly_cap_per_destination: 100 } })
       for (let i = 0; i < 12; i++) yield* start(p, proven[0])
       const test = yield* Effect.flatMap(Console, (c) => c.createKey(applicationId, { mode: "test" }))
@@ -102,7 +102,7 @@ describe("429 sandbox_quota_exceeded: 10 sandbox starts per application, lifetim
 
 describe("sandbox sends: the SMS text begins with [TEST]; mode is test; the flow is otherwise the live one", () => {
   it.effect("start and resend texts begin with [TEST] and carry one run of digits, the code that verifies", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup({ mode: "test", proven })
       const v = yield* start(p, proven[0])
       expect(v.mode).toBe("test")
@@ -119,14 +119,14 @@ describe("sandbox sends: the SMS text begins with [TEST]; mode is test; the flow
     }).pipe(Effect.provide(VerifyTestLayer())))
 
   it.effect("live texts carry no [TEST] stamp", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup({ mode: "live" })
       yield* start(p, proven[0])
       expect((yield* textsTo(proven[0]))[0].text).not.toContain("[TEST]")
     }).pipe(Effect.provide(VerifyTestLayer())))
 
   it.effect("a test key works before the application is approved", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const c = yield* Console
       const account = yield* c.createAccount({ name: "New" })
       const app = yield* c.createApplication(account.id, { name: "Unapproved" })

@@ -33,7 +33,7 @@ const statusOf = (id: string) => Effect.map(storedVerification(id), (o) => Optio
 
 describe("the sweep picks a pending code at least five minutes after expires_at", () => {
   it.effect("at expires_at + 4:59.999 it is left pending; at expires_at + 5:00 it is expired with one event", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup()
       const v = yield* start(p, to) // expires at 10:00
       yield* TestClock.adjust(minutes(15) - 1)
@@ -52,7 +52,7 @@ describe("the sweep picks a pending code at least five minutes after expires_at"
     }).pipe(Effect.provide(VerifyTestLayer())))
 
   it.effect("verified, failed and canceled verifications are left alone", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup({ settings: { max_attempts: 1 } })
       const verified = yield* start(p, mobile(1))
       yield* check(p, verified.id, yield* latestCode(mobile(1)))
@@ -69,7 +69,7 @@ describe("the sweep picks a pending code at least five minutes after expires_at"
     }).pipe(Effect.provide(VerifyTestLayer())))
 
   it.effect("a code whose expiry was already found by a read is not expired twice", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup()
       const v = yield* start(p, to)
       yield* TestClock.adjust(minutes(11))
@@ -80,7 +80,7 @@ describe("the sweep picks a pending code at least five minutes after expires_at"
     }).pipe(Effect.provide(VerifyTestLayer())))
 
   it.effect("more codes than one batch (250) are all expired in one run", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup({
         balance: 250 * 9,
         settings: { hourly_cap_per_destination: 10_000, guard: { enabled: false } },
@@ -95,7 +95,7 @@ describe("the sweep picks a pending code at least five minutes after expires_at"
 
 describe("the sweep runs every ten minutes on the platform clock (one run per period, shared by every process)", () => {
   it.effect("a run claims the period: another sweep within ten minutes does nothing; at ten minutes it runs", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup()
       yield* sweepLeased // the first run at 0:00: nothing to do; next run at 10:00
       const v = yield* start(p, to) // expires at 10:00
@@ -112,7 +112,7 @@ describe("the sweep runs every ten minutes on the platform clock (one run per pe
 
 describe("two sweeps at once fire verification.expired once", () => {
   it.effect("two concurrent runs that both think they won: each code is expired by exactly one of them", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup({ settings: { hourly_cap_per_destination: 100 } })
       const ids: Array<string> = []
       for (let i = 0; i < 20; i++) ids.push((yield* start(p, mobile(i))).id)
@@ -123,7 +123,7 @@ describe("two sweeps at once fire verification.expired once", () => {
     }).pipe(Effect.provide(VerifyTestLayer())))
 
   it.effect("two concurrent leased runs: one wins the period, the other does nothing", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup()
       const v = yield* start(p, to)
       yield* TestClock.adjust(minutes(15))
@@ -133,7 +133,7 @@ describe("two sweeps at once fire verification.expired once", () => {
     }).pipe(Effect.provide(VerifyTestLayer())))
 
   it.effect("a sweep racing a check of the same expired code: one verification.expired in all", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup()
       const v = yield* start(p, to)
       const code = yield* latestCode(to)

@@ -31,7 +31,7 @@ const to = "+966551234567"
 
 describe("price: 9 halalas for each SMS sent by start or resend with a live key", () => {
   it.effect("start takes 9, each resend 9 more; check, read and cancel are free", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { accountId, p } = yield* setup({ balance: 100 })
       const v = yield* start(p, to)
       expect(yield* balanceOf(accountId)).toBe(91)
@@ -48,7 +48,7 @@ describe("price: 9 halalas for each SMS sent by start or resend with a live key"
 
 describe("test keys are free and never touch the wallet", () => {
   it.effect("a test-key start and resend leave the balance and the ledger unchanged", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { accountId, p } = yield* setup({ balance: 50, mode: "test", proven: [to] })
       const v = yield* start(p, to)
       yield* resend(p, v.id)
@@ -61,7 +61,7 @@ describe("test keys are free and never touch the wallet", () => {
     }).pipe(Effect.provide(VerifyTestLayer())))
 
   it.effect("a test key works with an empty wallet", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup({ balance: 0, mode: "test", proven: [to] })
       expect((yield* start(p, to)).mode).toBe("test")
     }).pipe(Effect.provide(VerifyTestLayer())))
@@ -69,7 +69,7 @@ describe("test keys are free and never touch the wallet", () => {
 
 describe("402 insufficient_credits: balance below price; nothing sent; adds message, balance_halalas, price_halalas", () => {
   it.effect("start with 8 halalas is refused with the balance and the price, and sends nothing", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { accountId, p } = yield* setup({ balance: 8 })
       const e = yield* Effect.flip(start(p, to))
       expect(e).toMatchObject({ _tag: "insufficient_credits", balance_halalas: 8, price_halalas: 9 })
@@ -79,7 +79,7 @@ describe("402 insufficient_credits: balance below price; nothing sent; adds mess
     }).pipe(Effect.provide(VerifyTestLayer())))
 
   it.effect("an empty wallet answers balance_halalas 0", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup({ balance: 0 })
       expect(yield* Effect.flip(start(p, to))).toMatchObject({
         _tag: "insufficient_credits",
@@ -89,7 +89,7 @@ describe("402 insufficient_credits: balance below price; nothing sent; adds mess
     }).pipe(Effect.provide(VerifyTestLayer())))
 
   it.effect("resend with the balance spent is refused; the verification keeps its code and resend count", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { accountId, p } = yield* setup({ balance: 9 })
       const v = yield* start(p, to)
       const before = Option.getOrThrow(yield* storedVerification(v.id))
@@ -108,7 +108,7 @@ describe("402 insufficient_credits: balance below price; nothing sent; adds mess
 
 describe("502 send_failed: a send the network refuses is refunded in full and leaves nothing to check", () => {
   it.effect("+966500000001 answers send_failed with provider_code simulated_refusal and a message", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup()
       const e = yield* Effect.flip(start(p, RefusedNumber))
       expect(e).toMatchObject({ _tag: "send_failed", provider_code: "simulated_refusal" })
@@ -116,7 +116,7 @@ describe("502 send_failed: a send the network refuses is refunded in full and le
     }).pipe(Effect.provide(VerifyTestLayer())))
 
   it.effect("the balance is restored and the ledger shows the charge and its refund", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { accountId, p } = yield* setup({ balance: 100 })
       yield* Effect.flip(start(p, RefusedNumber))
       expect(yield* balanceOf(accountId)).toBe(100)
@@ -128,7 +128,7 @@ describe("502 send_failed: a send the network refuses is refunded in full and le
     }).pipe(Effect.provide(VerifyTestLayer())))
 
   it.effect("with exactly one price in the wallet, a refused send still leaves the price to spend", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { accountId, p } = yield* setup({ balance: 9 })
       yield* Effect.flip(start(p, RefusedNumber))
       expect((yield* start(p, to)).status).toBe("pending")
@@ -136,7 +136,7 @@ describe("502 send_failed: a send the network refuses is refunded in full and le
     }).pipe(Effect.provide(VerifyTestLayer())))
 
   it.effect("no verification is left: nothing to check or read, and no event fires", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup()
       const before = (yield* allEvents).length
       yield* Effect.flip(start(p, RefusedNumber))
@@ -146,7 +146,7 @@ describe("502 send_failed: a send the network refuses is refunded in full and le
     }).pipe(Effect.provide(VerifyTestLayer())))
 
   it.effect("it counts toward no cap or spend: destination cap 1, IP cap 1 and spend cap 9 all still admit the next send", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup({
         settings: { hourly_cap_per_destination: 1, max_per_ip_per_hour: 1, daily_spend_cap_halalas: 9 },
       })
@@ -160,7 +160,7 @@ describe("502 send_failed: a send the network refuses is refunded in full and le
     }).pipe(Effect.provide(VerifyTestLayer())))
 
   it.effect("it counts toward no protection-guard statistics: a refused send never pauses the application", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { applicationId, p } = yield* setup({ settings: { guard: { min_sends: 1, min_verified_percent: 50 } } })
       yield* Effect.flip(start(p, RefusedNumber))
       expect((yield* applicationOf(applicationId)).paused).toBe(false)
@@ -169,7 +169,7 @@ describe("502 send_failed: a send the network refuses is refunded in full and le
     }).pipe(Effect.provide(VerifyTestLayer())))
 
   it.effect("a test-key send to the refused number is free, refused, and counts toward no sandbox start", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { accountId, p } = yield* setup({ balance: 0, mode: "test", proven: [RefusedNumber, to, "+966551234568"] })
       expect(yield* Effect.flip(start(p, RefusedNumber))).toMatchObject({ _tag: "send_failed" })
       expect(yield* balanceOf(accountId)).toBe(0)
@@ -183,7 +183,7 @@ describe("502 send_failed: a send the network refuses is refunded in full and le
 
 describe("a resend the network refuses is refunded and restores the previous code", () => {
   it.effect("send_failed; balance restored; the previous code still verifies; expires_at and the resend count are as before", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { accountId, p } = yield* setup({ balance: 100 })
       const v = yield* start(p, to)
       const before = Option.getOrThrow(yield* storedVerification(v.id))
@@ -205,7 +205,7 @@ describe("a resend the network refuses is refunded and restores the previous cod
     }).pipe(Effect.provide(VerifyTestLayer())))
 
   it.effect("right after the refused resend, the code of the start verifies", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup()
       const v = yield* start(p, to)
       const code = yield* latestCode(to)
@@ -216,7 +216,7 @@ describe("a resend the network refuses is refunded and restores the previous cod
     }).pipe(Effect.provide(VerifyTestLayer())))
 
   it.effect("the refused resend counts toward no cap: with a destination cap of 2, start + refused resend + resend pass", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* setup({ settings: { hourly_cap_per_destination: 2 } })
       const v = yield* start(p, to)
       yield* setNetwork(true)
@@ -249,7 +249,7 @@ describe("balance = credits - charges + refunds, after any sequence of sends, re
     "the wallet's balance equals its ledger, never goes below zero, and each refusal is refunded in full",
     [fc.integer({ min: 0, max: 60 }), fc.array(opArb, { maxLength: 30 })],
     ([initial, ops]) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const { accountId, p } = yield* setup({
           balance: initial,
           settings: { hourly_cap_per_destination: 10_000, max_per_ip_per_hour: 100_000 },
@@ -299,7 +299,7 @@ describe("balance = credits - charges + refunds, after any sequence of sends, re
 
 describe("balance.low: fires when a charge takes a partner's balance below the threshold (5000), not for a refused send", () => {
   const partnerSetup = (balance: number) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const c = yield* Console
       const account = yield* c.createAccount({ name: "Platform", partner: true })
       const app = yield* c.createApplication(account.id, { name: "Merchant", approved: true, external_id: "m-1" })
@@ -312,7 +312,7 @@ describe("balance.low: fires when a charge takes a partner's balance below the t
   const lowAlerts = Effect.map(allEvents, (es) => es.filter((e) => e.event === "balance.low"))
 
   it.effect("5005 -> 4996 fires one balance.low with the balance and the threshold; the next charge fires none", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { accountId, p } = yield* partnerSetup(5_005)
       yield* start(p, to)
       const alerts = yield* lowAlerts
@@ -327,7 +327,7 @@ describe("balance.low: fires when a charge takes a partner's balance below the t
     }).pipe(Effect.provide(VerifyTestLayer())))
 
   it.effect("a refused send that crossed the threshold is rolled back with no balance.low; the next real crossing fires one", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { accountId, p } = yield* partnerSetup(5_005)
       yield* Effect.flip(start(p, RefusedNumber))
       expect(yield* balanceOf(accountId)).toBe(5_005)
@@ -337,7 +337,7 @@ describe("balance.low: fires when a charge takes a partner's balance below the t
     }).pipe(Effect.provide(VerifyTestLayer())))
 
   it.effect("a refused resend that crossed the threshold fires no balance.low", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { p } = yield* partnerSetup(5_014)
       const v = yield* start(p, to)
       yield* setNetwork(true)

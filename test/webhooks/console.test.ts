@@ -29,8 +29,15 @@ describe("webhook endpoints in the console", () => {
   it("an account endpoint names only verification.* events, [] by default", async () => {
     const account = await s.console("POST", "/accounts", { name: "P", partner: true })
     const plain = await put(`/accounts/${account.id}/webhook`, { url: "https://example.com/p" })
-    expect(plain.body.data).toEqual({ url: "https://example.com/p", secret: expect.stringMatching(secretPattern), events: [] })
-    const named = await put(`/accounts/${account.id}/webhook`, { url: "https://example.com/p", events: ["verification.failed", "verification.expired"] })
+    expect(plain.body.data).toEqual({
+      url: "https://example.com/p",
+      secret: expect.stringMatching(secretPattern),
+      events: [],
+    })
+    const named = await put(`/accounts/${account.id}/webhook`, {
+      url: "https://example.com/p",
+      events: ["verification.failed", "verification.expired"],
+    })
     expect(named.body.data.events).toEqual(["verification.failed", "verification.expired"])
     expect(named.body.data.secret).toBe(plain.body.data.secret)
     for (const events of [["service.paused"], ["verification.nope"], "verification.verified", [1]]) {
@@ -62,7 +69,9 @@ describe("webhook endpoints in the console", () => {
 
   it("the console token is required", async () => {
     const { app } = await setupApplication(s)
-    const res = await s.call("PUT", `/console/v1/applications/${app.id}/webhook`, { body: { url: "https://example.com" } })
+    const res = await s.call("PUT", `/console/v1/applications/${app.id}/webhook`, {
+      body: { url: "https://example.com" },
+    })
     expect(res.status).toBe(401)
   })
 })
@@ -95,11 +104,21 @@ describe("webhook URL policy without private targets", () => {
       "https://[fe80::1]/hooks",
     ]
     for (const url of refused) {
-      const res = await s.call("PUT", `/console/v1/applications/${app.id}/webhook`, { key: s.consoleToken, body: { url } })
-      expect({ url, status: res.status, field: typeof res.body.fields?.url }).toEqual({ url, status: 400, field: "string" })
+      const res = await s.call("PUT", `/console/v1/applications/${app.id}/webhook`, {
+        key: s.consoleToken,
+        body: { url },
+      })
+      expect({ url, status: res.status, field: typeof res.body.fields?.url }).toEqual({
+        url,
+        status: 400,
+        field: "string",
+      })
     }
     for (const url of ["https://example.com/hooks", "https://172.32.0.1/hooks", "https://[2001:db8::1]/hooks"]) {
-      const res = await s.call("PUT", `/console/v1/applications/${app.id}/webhook`, { key: s.consoleToken, body: { url } })
+      const res = await s.call("PUT", `/console/v1/applications/${app.id}/webhook`, {
+        key: s.consoleToken,
+        body: { url },
+      })
       expect({ url, status: res.status }).toEqual({ url, status: 200 })
     }
   })

@@ -31,10 +31,13 @@ const outboxEvent = (event: string, over: Partial<OutboxEvent> = {}): OutboxEven
   ...over,
 })
 
-const endpoints = (accountEvents: ReadonlyArray<string> | null, withApp = true) => (o: EndpointOwner): WebhookEndpoint | undefined =>
-  o.kind === "application"
-    ? (withApp ? { owner: o, url: "https://a", secret: "s", events: [] } : undefined)
-    : accountEvents === null ? undefined : { owner: o, url: "https://p", secret: "s", events: accountEvents }
+const endpoints =
+  (accountEvents: ReadonlyArray<string> | null, withApp = true) => (o: EndpointOwner): WebhookEndpoint | undefined =>
+    o.kind === "application"
+      ? (withApp ? { owner: o, url: "https://a", secret: "s", events: [] } : undefined)
+      : accountEvents === null
+      ? undefined
+      : { owner: o, url: "https://p", secret: "s", events: accountEvents }
 
 describe("routing", () => {
   it("verification events: the application, and the account only when subscribed, with external_id", () => {
@@ -54,20 +57,34 @@ describe("routing", () => {
       expect(routeEvent(e, endpoints(null))).toEqual([])
     }
     const m = outboxEvent("message.delivered")
-    expect(routeEvent(m, endpoints(["verification.verified"]))).toEqual([{ owner: { kind: "application", id: appId }, data: m.data }])
+    expect(routeEvent(m, endpoints(["verification.verified"]))).toEqual([{
+      owner: { kind: "application", id: appId },
+      data: m.data,
+    }])
   })
 })
 
 describe("retry schedule", () => {
   const d = (over: Partial<WebhookDelivery> = {}): WebhookDelivery => ({
-    id: "d", webhookId: "msg", owner: { kind: "application", id: "a" }, eventId: null, event: "e", data: {}, test: false,
-    status: "pending", scheduledAttempts: 0, manual: false, nextAttemptAt: 0, createdAt: 0, ...over,
+    id: "d",
+    webhookId: "msg",
+    owner: { kind: "application", id: "a" },
+    eventId: null,
+    event: "e",
+    data: {},
+    test: false,
+    status: "pending",
+    scheduledAttempts: 0,
+    manual: false,
+    nextAttemptAt: 0,
+    createdAt: 0,
+    ...over,
   })
 
   it("each failed attempt waits the next delay; the eighth failure gives up", () => {
     const waits: Array<number> = []
     let current = d()
-    for (let now = 1_000; ; now += 1) {
+    for (let now = 1_000;; now += 1) {
       const o = afterAttempt(current, false, now)
       if (o.status === "failed") {
         expect(o).toEqual({ status: "failed", scheduledAttempts: 8, nextAttemptAt: null })
@@ -81,9 +98,21 @@ describe("retry schedule", () => {
   })
 
   it("success ends it; a manual replay is one attempt", () => {
-    expect(afterAttempt(d({ scheduledAttempts: 3 }), true, 9)).toEqual({ status: "succeeded", scheduledAttempts: 4, nextAttemptAt: null })
-    expect(afterAttempt(d({ scheduledAttempts: 8, manual: true }), false, 9)).toEqual({ status: "failed", scheduledAttempts: 8, nextAttemptAt: null })
-    expect(afterAttempt(d({ scheduledAttempts: 8, manual: true }), true, 9)).toEqual({ status: "succeeded", scheduledAttempts: 8, nextAttemptAt: null })
+    expect(afterAttempt(d({ scheduledAttempts: 3 }), true, 9)).toEqual({
+      status: "succeeded",
+      scheduledAttempts: 4,
+      nextAttemptAt: null,
+    })
+    expect(afterAttempt(d({ scheduledAttempts: 8, manual: true }), false, 9)).toEqual({
+      status: "failed",
+      scheduledAttempts: 8,
+      nextAttemptAt: null,
+    })
+    expect(afterAttempt(d({ scheduledAttempts: 8, manual: true }), true, 9)).toEqual({
+      status: "succeeded",
+      scheduledAttempts: 8,
+      nextAttemptAt: null,
+    })
   })
 })
 
@@ -96,7 +125,12 @@ describe("envelope and signature", () => {
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/)
   })
 
-  it.prop("standardwebhooks accepts every signed body and refuses any change", [fc.string(), fc.jsonValue(), fc.boolean(), fc.integer({ min: 0, max: 4e12 })], ([event, value, test, at]) => {
+  it.prop("standardwebhooks accepts every signed body and refuses any change", [
+    fc.string(),
+    fc.jsonValue(),
+    fc.boolean(),
+    fc.integer({ min: 0, max: 4e12 }),
+  ], ([event, value, test, at]) => {
     const secret = Effect.runSync(Effect.provideService(newEndpointSecret, Secrets, secrets))
     const body = envelopeBody({ event, data: { value }, test }, at)
     const headers = signedHeaders(signer, secret, "msg_abc", at, body)
@@ -116,10 +150,39 @@ describe("envelope and signature", () => {
 
 describe("endpoint URL policy", () => {
   it("private, loopback and link-local hosts", () => {
-    for (const h of ["localhost", "LOCALHOST.", "a.localhost", "127.0.0.1", "10.0.0.1", "172.16.0.1", "192.168.0.1", "169.254.1.1", "0.0.0.0", "[::1]", "::", "fc00::1", "fdff::1", "fe80::1", "febf::1", "::ffff:10.0.0.1"]) {
+    for (
+      const h of [
+        "localhost",
+        "LOCALHOST.",
+        "a.localhost",
+        "127.0.0.1",
+        "10.0.0.1",
+        "172.16.0.1",
+        "192.168.0.1",
+        "169.254.1.1",
+        "0.0.0.0",
+        "[::1]",
+        "::",
+        "fc00::1",
+        "fdff::1",
+        "fe80::1",
+        "febf::1",
+        "::ffff:10.0.0.1",
+      ]
+    ) {
       expect({ h, p: isPrivateHost(h) }).toEqual({ h, p: true })
     }
-    for (const h of ["example.com", "8.8.8.8", "172.32.0.1", "169.255.0.1", "2001:db8::1", "fec0::1", "localhost.example.com"]) {
+    for (
+      const h of [
+        "example.com",
+        "8.8.8.8",
+        "172.32.0.1",
+        "169.255.0.1",
+        "2001:db8::1",
+        "fec0::1",
+        "localhost.example.com",
+      ]
+    ) {
       expect({ h, p: isPrivateHost(h) }).toEqual({ h, p: false })
     }
   })

@@ -33,13 +33,22 @@ describe("webhook delivery", () => {
     const r = receiver.received[0]
     expect(r.headers["webhook-id"]).toBe(sent.webhook_id)
     const payload = verify(secret, r)
-    expect(payload).toMatchObject({ event: "verification.verified", test: true, data: { status: "verified", application_id: app.id } })
+    expect(payload).toMatchObject({
+      event: "verification.verified",
+      test: true,
+      data: { status: "verified", application_id: app.id },
+    })
     expect(payload.sent_at).toMatch(/^\d{13}$/)
     expect(Math.floor(Number(payload.sent_at) / 1000)).toBe(Number(r.headers["webhook-timestamp"]))
     expect(() => verify(secret, { ...r, body: r.body.replace("verified", "failed") })).toThrow()
     expect(() => verify(secret, { ...r, headers: { ...r.headers, "webhook-id": "msg_other" } })).toThrow()
     const [log] = await deliveries(s, { application: app.id })
-    expect(log).toMatchObject({ id: sent.delivery_id, status: "succeeded", test: true, attempts: [{ status_code: 204, error: null }] })
+    expect(log).toMatchObject({
+      id: sent.delivery_id,
+      status: "succeeded",
+      test: true,
+      attempts: [{ status_code: 204, error: null }],
+    })
   })
 
   it("a rehearsal sends the named event whatever the subscription; an unknown event is refused", async () => {
@@ -50,7 +59,10 @@ describe("webhook delivery", () => {
     await advance(s, 0)
     const payload = verify(secret, receiver.received[0])
     expect(payload).toMatchObject({ event: "service.paused", test: true, data: { service_id: app.id } })
-    const bad = await s.call("POST", `/console/v1/applications/${app.id}/webhook/test`, { key: s.consoleToken, body: { event: "nope" } })
+    const bad = await s.call("POST", `/console/v1/applications/${app.id}/webhook/test`, {
+      key: s.consoleToken,
+      body: { event: "nope" },
+    })
     expect(bad.status).toBe(400)
     expect(bad.body.fields.event).toBeTruthy()
   })
@@ -65,7 +77,15 @@ describe("webhook delivery", () => {
     const got = receiver.received
     expect(got).toHaveLength(1 + Webhooks.retryDelaysMs.length)
     const times = got.map((r) => Number(verify(secret, r, Number(r.json.sent_at)).sent_at))
-    expect(times.slice(1).map((t, i) => t - times[i])).toEqual([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000])
+    expect(times.slice(1).map((t, i) => t - times[i])).toEqual([
+      5_000,
+      300_000,
+      1_800_000,
+      7_200_000,
+      18_000_000,
+      36_000_000,
+      36_000_000,
+    ])
     expect(new Set(got.map((r) => r.headers["webhook-id"]))).toEqual(new Set([sent.webhook_id]))
     expect(got.map((r) => Number(r.headers["webhook-timestamp"]))).toEqual(times.map((t) => Math.floor(t / 1000)))
 
@@ -117,10 +137,16 @@ describe("webhook delivery", () => {
   })
 
   it("replay and the log answer 404 for unknown ids; the log needs exactly one owner", async () => {
-    const missing = await s.call("POST", `/console/v1/webhook-deliveries/${crypto.randomUUID()}/replay`, { key: s.consoleToken })
+    const missing = await s.call("POST", `/console/v1/webhook-deliveries/${crypto.randomUUID()}/replay`, {
+      key: s.consoleToken,
+    })
     expect(missing.status).toBe(404)
     expect((await s.call("POST", "/console/v1/webhook-deliveries/x/replay", { key: s.consoleToken })).status).toBe(404)
-    expect((await s.call("GET", `/console/v1/webhook-deliveries?application=${crypto.randomUUID()}`, { key: s.consoleToken })).status).toBe(404)
+    expect(
+      (await s.call("GET", `/console/v1/webhook-deliveries?application=${crypto.randomUUID()}`, {
+        key: s.consoleToken,
+      })).status,
+    ).toBe(404)
     expect((await s.call("GET", "/console/v1/webhook-deliveries", { key: s.consoleToken })).status).toBe(400)
   })
 })

@@ -11,7 +11,9 @@ const events = Number(process.env.WEBHOOKS_KILL_EVENTS ?? 150)
 
 describe("webhooks across three processes, one SIGKILLed", () => {
   it.skipIf(databaseUrl === undefined)(
-    `${events} events are all delivered, none lost; duplicates only where the kill interrupted an attempt${databaseUrl === undefined ? " (SKIPPED: needs DATABASE_URL)" : ""}`,
+    `${events} events are all delivered, none lost; duplicates only where the kill interrupted an attempt${
+      databaseUrl === undefined ? " (SKIPPED: needs DATABASE_URL)" : ""
+    }`,
     async () => {
       const figures = await runKillScenario(databaseUrl!, events)
       console.log("webhooks-kill figures", JSON.stringify(figures))

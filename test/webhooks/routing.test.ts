@@ -19,19 +19,28 @@ describe("webhook routing", () => {
     appHooks = await startReceiver()
     partnerHooks = await startReceiver()
     const account = await s.console("POST", "/accounts", { name: "Partner", partner: true })
-    const app = await s.console("POST", `/accounts/${account.id}/applications`, { name: "Client", approved: true, external_id: "ext-42" })
+    const app = await s.console("POST", `/accounts/${account.id}/applications`, {
+      name: "Client",
+      approved: true,
+      external_id: "ext-42",
+    })
     // 5,010 halalas: the second 9-halala send crosses the 5,000 alert threshold.
     await s.console("POST", `/accounts/${account.id}/wallet/credit`, { amount_halalas: 5_010 })
     const { key } = await s.console("POST", `/applications/${app.id}/keys`, { mode: "live" })
     const appEndpoint = await s.console("PUT", `/applications/${app.id}/webhook`, { url: appHooks.url })
-    const partnerEndpoint = await s.console("PUT", `/accounts/${account.id}/webhook`, { url: partnerHooks.url, events: ["verification.verified"] })
+    const partnerEndpoint = await s.console("PUT", `/accounts/${account.id}/webhook`, {
+      url: partnerHooks.url,
+      events: ["verification.verified"],
+    })
     expect(partnerEndpoint.events).toEqual(["verification.verified"])
     ids = { account: account.id, app: app.id, appSecret: appEndpoint.secret, partnerSecret: partnerEndpoint.secret }
 
     expect((await verifyFlow(s, key, "+966551000001", [null])).status).toBe("verified")
     expect((await verifyFlow(s, key, "+966551000002", ["000000", "000000", "000000"])).status).toBe("failed")
     // Every send from now on trips the guard (1 of 3 verified is under 100 %).
-    await s.console("PUT", `/applications/${app.id}/verify-settings`, { guard: { min_sends: 3, min_verified_percent: 100 } })
+    await s.console("PUT", `/applications/${app.id}/verify-settings`, {
+      guard: { min_sends: 3, min_verified_percent: 100 },
+    })
     await s.call("POST", "/v1/verify/start", { key, body: { to: "+966551000003" } })
     await advance(s, 0)
   })
@@ -56,7 +65,11 @@ describe("webhook routing", () => {
   it("the partner's endpoint gets service.paused, balance.low and the subscribed verification.verified with external_id", () => {
     expect(events(partnerHooks)).toEqual(["balance.low", "service.paused", "verification.verified"])
     const byEvent = Object.fromEntries(partnerHooks.received.map((r) => [r.json.event, verify(ids.partnerSecret, r)]))
-    expect(byEvent["verification.verified"].data).toMatchObject({ status: "verified", application_id: ids.app, external_id: "ext-42" })
+    expect(byEvent["verification.verified"].data).toMatchObject({
+      status: "verified",
+      application_id: ids.app,
+      external_id: "ext-42",
+    })
     expect(byEvent["service.paused"].data).toMatchObject({ service_id: ids.app, external_id: "ext-42" })
     expect(byEvent["balance.low"].data).toMatchObject({ account_id: ids.account, threshold_halalas: 5_000 })
   })

@@ -8,7 +8,15 @@ import { Effect, Layer, Option } from "effect"
 import { MemoryStore } from "../../adapters/memory/store.ts"
 import { PgliteStoreLive, PgStoreLive } from "../../adapters/sql/store.ts"
 import type { AccountId, ApplicationId, EventId } from "../../core/shared/brands.ts"
-import { type OutboxEvent, OutboxRepo, type Store, Transactor, type WebhookDelivery, WebhookDeliveriesRepo, WebhookEndpointsRepo } from "../../ports/store/mod.ts"
+import {
+  type OutboxEvent,
+  OutboxRepo,
+  type Store,
+  Transactor,
+  WebhookDeliveriesRepo,
+  type WebhookDelivery,
+  WebhookEndpointsRepo,
+} from "../../ports/store/mod.ts"
 import { freshSchema, uuid } from "../store/fixtures.ts"
 
 const databaseUrl = process.env.DATABASE_URL
@@ -41,17 +49,30 @@ const event = (createdAt: number): OutboxEvent => ({
   createdAt,
 })
 
-const attempt = (at: number, statusCode: number | null) => ({ at, statusCode, latencyMs: 12, error: statusCode === null ? "timeout" : null })
+const attempt = (at: number, statusCode: number | null) => ({
+  at,
+  statusCode,
+  latencyMs: 12,
+  error: statusCode === null ? "timeout" : null,
+})
 
 /** Routes every outbox event and finishes every delivery: a clean slate on a shared store. */
-const finishAll = Effect.gen(function*() {
+const finishAll = Effect.gen(function* () {
   const repo = yield* WebhookDeliveriesRepo
   const tx = yield* Transactor
   const events = yield* tx.withTransaction(repo.unrouted(10_000))
   yield* repo.markRouted(events.map((e) => e.id), 0)
   const end = Number.MAX_SAFE_INTEGER
   const left = yield* repo.claimDue(end, end, "cleanup", 10_000)
-  yield* Effect.forEach(left, (c) => repo.record(c.delivery.id, "cleanup", attempt(0, 200), { status: "succeeded", scheduledAttempts: 1, nextAttemptAt: null }))
+  yield* Effect.forEach(
+    left,
+    (c) =>
+      repo.record(c.delivery.id, "cleanup", attempt(0, 200), {
+        status: "succeeded",
+        scheduledAttempts: 1,
+        nextAttemptAt: null,
+      }),
+  )
 })
 
 const contract = (name: string, store: Layer.Layer<Store, unknown>, concurrent: boolean) =>
@@ -59,102 +80,155 @@ const contract = (name: string, store: Layer.Layer<Store, unknown>, concurrent: 
     const test = (title: string, body: Effect.Effect<void, never, Store>) =>
       it.effect(title, () => Effect.zipRight(finishAll, body))
 
-    test("outbox events are handed out oldest first until marked routed; a rolled-back mark keeps them", Effect.gen(function*() {
-      const repo = yield* WebhookDeliveriesRepo
-      const tx = yield* Transactor
-      const [a, b, c] = [event(10), event(20), event(30)]
-      yield* (yield* OutboxRepo).append([a, b, c])
-      assert.deepStrictEqual((yield* tx.withTransaction(repo.unrouted(2))).map((e) => e.id), [a.id, b.id])
-      assert.deepStrictEqual(yield* repo.nextDue, Option.some(10))
-      yield* Effect.exit(tx.withTransaction(Effect.zipRight(repo.markRouted([a.id, b.id], 40), Effect.fail("boom"))))
-      assert.strictEqual((yield* tx.withTransaction(repo.unrouted(10))).length, 3)
-      yield* tx.withTransaction(repo.markRouted([a.id, b.id], 40))
-      assert.deepStrictEqual((yield* tx.withTransaction(repo.unrouted(10))), [c])
-      yield* repo.markRouted([c.id], 41)
-      assert.deepStrictEqual(yield* repo.unrouted(10), [])
-      assert.isTrue(Option.isNone(yield* repo.nextDue))
-    }))
+    test(
+      "outbox events are handed out oldest first until marked routed; a rolled-back mark keeps them",
+      Effect.gen(function* () {
+        const repo = yield* WebhookDeliveriesRepo
+        const tx = yield* Transactor
+        const [a, b, c] = [event(10), event(20), event(30)]
+        yield* (yield* OutboxRepo).append([a, b, c])
+        assert.deepStrictEqual((yield* tx.withTransaction(repo.unrouted(2))).map((e) => e.id), [a.id, b.id])
+        assert.deepStrictEqual(yield* repo.nextDue, Option.some(10))
+        yield* Effect.exit(tx.withTransaction(Effect.zipRight(repo.markRouted([a.id, b.id], 40), Effect.fail("boom"))))
+        assert.strictEqual((yield* tx.withTransaction(repo.unrouted(10))).length, 3)
+        yield* tx.withTransaction(repo.markRouted([a.id, b.id], 40))
+        assert.deepStrictEqual(yield* tx.withTransaction(repo.unrouted(10)), [c])
+        yield* repo.markRouted([c.id], 41)
+        assert.deepStrictEqual(yield* repo.unrouted(10), [])
+        assert.isTrue(Option.isNone(yield* repo.nextDue))
+      }),
+    )
 
-    test("enqueue skips a second delivery of one event to one owner; claims lease due rows with their endpoint", Effect.gen(function*() {
-      const repo = yield* WebhookDeliveriesRepo
-      yield* (yield* WebhookEndpointsRepo).put({ owner, url: "https://example.com/h", secret: "sealed", events: [] })
-      const due = delivery(100)
-      const later = delivery(500)
-      const rehearsal = delivery(100, { eventId: null, test: true })
-      yield* repo.enqueue([due, later, rehearsal])
-      yield* repo.enqueue([{ ...due, id: uuid(), webhookId: "msg_dup" }])
-      assert.deepStrictEqual(yield* repo.nextDue, Option.some(100))
-      const claimed = yield* repo.claimDue(100, 200, "t1", 10)
-      assert.deepStrictEqual(claimed.map((c) => c.delivery).sort((x, y) => (x.id < y.id ? -1 : 1)), [due, rehearsal].sort((x, y) => (x.id < y.id ? -1 : 1)))
-      assert.deepStrictEqual(claimed[0].endpoint, { owner, url: "https://example.com/h", secret: "sealed", events: [] })
-      assert.strictEqual(claimed[0].leaseToken, "t1")
-      // Leased: nobody else gets them until the lease lapses; then `nextDue` is the lease's end.
-      assert.deepStrictEqual(yield* repo.claimDue(150, 250, "t2", 10), [])
-      assert.deepStrictEqual(yield* repo.nextDue, Option.some(200))
-    }))
+    test(
+      "enqueue skips a second delivery of one event to one owner; claims lease due rows with their endpoint",
+      Effect.gen(function* () {
+        const repo = yield* WebhookDeliveriesRepo
+        yield* (yield* WebhookEndpointsRepo).put({ owner, url: "https://example.com/h", secret: "sealed", events: [] })
+        const due = delivery(100)
+        const later = delivery(500)
+        const rehearsal = delivery(100, { eventId: null, test: true })
+        yield* repo.enqueue([due, later, rehearsal])
+        yield* repo.enqueue([{ ...due, id: uuid(), webhookId: "msg_dup" }])
+        assert.deepStrictEqual(yield* repo.nextDue, Option.some(100))
+        const claimed = yield* repo.claimDue(100, 200, "t1", 10)
+        assert.deepStrictEqual(
+          claimed.map((c) => c.delivery).sort((x, y) => (x.id < y.id ? -1 : 1)),
+          [due, rehearsal].sort((x, y) => (x.id < y.id ? -1 : 1)),
+        )
+        assert.deepStrictEqual(claimed[0].endpoint, {
+          owner,
+          url: "https://example.com/h",
+          secret: "sealed",
+          events: [],
+        })
+        assert.strictEqual(claimed[0].leaseToken, "t1")
+        // Leased: nobody else gets them until the lease lapses; then `nextDue` is the lease's end.
+        assert.deepStrictEqual(yield* repo.claimDue(150, 250, "t2", 10), [])
+        assert.deepStrictEqual(yield* repo.nextDue, Option.some(200))
+      }),
+    )
 
-    test("a lapsed lease is taken over; the first holder's result is logged but not applied", Effect.gen(function*() {
-      const repo = yield* WebhookDeliveriesRepo
-      const d = delivery(100, { owner: { kind: "application", id: uuid() } })
-      yield* repo.enqueue([d])
-      assert.strictEqual((yield* repo.claimDue(100, 200, "crashed", 10)).length, 1)
-      const taken = yield* repo.claimDue(200, 300, "survivor", 10)
-      assert.deepStrictEqual(taken.map((c) => [c.delivery.id, c.endpoint]), [[d.id, null]])
-      const late = yield* repo.record(d.id, "crashed", attempt(100, 200), { status: "succeeded", scheduledAttempts: 1, nextAttemptAt: null })
-      assert.isFalse(late)
-      assert.strictEqual(Option.getOrThrow(yield* repo.get(d.id)).status, "pending")
-      const applied = yield* repo.record(d.id, "survivor", attempt(200, 500), { status: "pending", scheduledAttempts: 1, nextAttemptAt: 5_200 })
-      assert.isTrue(applied)
-      assert.deepStrictEqual(Option.getOrThrow(yield* repo.get(d.id)), { ...d, scheduledAttempts: 1, nextAttemptAt: 5_200 })
-      assert.deepStrictEqual(yield* repo.nextDue, Option.some(5_200))
-      assert.deepStrictEqual(yield* repo.claimDue(5_199, 9_000, "early", 10), [])
-      assert.strictEqual((yield* repo.claimDue(5_200, 9_000, "on-time", 10)).length, 1)
-    }))
+    test(
+      "a lapsed lease is taken over; the first holder's result is logged but not applied",
+      Effect.gen(function* () {
+        const repo = yield* WebhookDeliveriesRepo
+        const d = delivery(100, { owner: { kind: "application", id: uuid() } })
+        yield* repo.enqueue([d])
+        assert.strictEqual((yield* repo.claimDue(100, 200, "crashed", 10)).length, 1)
+        const taken = yield* repo.claimDue(200, 300, "survivor", 10)
+        assert.deepStrictEqual(taken.map((c) => [c.delivery.id, c.endpoint]), [[d.id, null]])
+        const late = yield* repo.record(d.id, "crashed", attempt(100, 200), {
+          status: "succeeded",
+          scheduledAttempts: 1,
+          nextAttemptAt: null,
+        })
+        assert.isFalse(late)
+        assert.strictEqual(Option.getOrThrow(yield* repo.get(d.id)).status, "pending")
+        const applied = yield* repo.record(d.id, "survivor", attempt(200, 500), {
+          status: "pending",
+          scheduledAttempts: 1,
+          nextAttemptAt: 5_200,
+        })
+        assert.isTrue(applied)
+        assert.deepStrictEqual(Option.getOrThrow(yield* repo.get(d.id)), {
+          ...d,
+          scheduledAttempts: 1,
+          nextAttemptAt: 5_200,
+        })
+        assert.deepStrictEqual(yield* repo.nextDue, Option.some(5_200))
+        assert.deepStrictEqual(yield* repo.claimDue(5_199, 9_000, "early", 10), [])
+        assert.strictEqual((yield* repo.claimDue(5_200, 9_000, "on-time", 10)).length, 1)
+      }),
+    )
 
-    test("replay: a pending delivery's attempt moves to now; a finished one gets one manual attempt", Effect.gen(function*() {
-      const repo = yield* WebhookDeliveriesRepo
-      const pending = delivery(9_000, { scheduledAttempts: 2 })
-      const failed = delivery(null, { status: "failed", scheduledAttempts: 8 })
-      yield* repo.enqueue([pending, failed])
-      assert.deepStrictEqual(yield* repo.replay(pending.id, 700), Option.some({ ...pending, nextAttemptAt: 700 }))
-      assert.deepStrictEqual(yield* repo.replay(failed.id, 700), Option.some({ ...failed, status: "pending" as const, nextAttemptAt: 700, manual: true }))
-      assert.isTrue(Option.isNone(yield* repo.replay(uuid(), 700)))
-      const claimed = yield* repo.claimDue(700, 800, "t", 10)
-      assert.strictEqual(claimed.length, 2)
-      yield* repo.record(failed.id, "t", attempt(700, 500), { status: "failed", scheduledAttempts: 8, nextAttemptAt: null })
-      assert.deepStrictEqual(Option.getOrThrow(yield* repo.get(failed.id)), failed)
-    }))
+    test(
+      "replay: a pending delivery's attempt moves to now; a finished one gets one manual attempt",
+      Effect.gen(function* () {
+        const repo = yield* WebhookDeliveriesRepo
+        const pending = delivery(9_000, { scheduledAttempts: 2 })
+        const failed = delivery(null, { status: "failed", scheduledAttempts: 8 })
+        yield* repo.enqueue([pending, failed])
+        assert.deepStrictEqual(yield* repo.replay(pending.id, 700), Option.some({ ...pending, nextAttemptAt: 700 }))
+        assert.deepStrictEqual(
+          yield* repo.replay(failed.id, 700),
+          Option.some({ ...failed, status: "pending" as const, nextAttemptAt: 700, manual: true }),
+        )
+        assert.isTrue(Option.isNone(yield* repo.replay(uuid(), 700)))
+        const claimed = yield* repo.claimDue(700, 800, "t", 10)
+        assert.strictEqual(claimed.length, 2)
+        yield* repo.record(failed.id, "t", attempt(700, 500), {
+          status: "failed",
+          scheduledAttempts: 8,
+          nextAttemptAt: null,
+        })
+        assert.deepStrictEqual(Option.getOrThrow(yield* repo.get(failed.id)), failed)
+      }),
+    )
 
-    test("the log lists an owner's deliveries newest first, each with its attempts newest first", Effect.gen(function*() {
-      const repo = yield* WebhookDeliveriesRepo
-      const mine = { kind: "account" as const, id: uuid() }
-      const older = delivery(100, { owner: mine, createdAt: 100 })
-      const newer = delivery(100, { owner: mine, createdAt: 200 })
-      yield* repo.enqueue([older, newer, delivery(100)])
-      yield* repo.claimDue(100, 1_000, "t", 10)
-      yield* repo.record(older.id, "t", attempt(100, null), { status: "pending", scheduledAttempts: 1, nextAttemptAt: 105 })
-      yield* repo.claimDue(105, 1_000, "u", 10)
-      yield* repo.record(older.id, "u", attempt(105, 200), { status: "succeeded", scheduledAttempts: 2, nextAttemptAt: null })
-      const log = yield* repo.list(mine, 10)
-      assert.deepStrictEqual(log.map((e) => e.delivery.id), [newer.id, older.id])
-      assert.deepStrictEqual(log[1].attempts, [attempt(105, 200), attempt(100, null)])
-      assert.deepStrictEqual(log[0].attempts, [])
-      assert.strictEqual((yield* repo.list(mine, 1)).length, 1)
-    }))
+    test(
+      "the log lists an owner's deliveries newest first, each with its attempts newest first",
+      Effect.gen(function* () {
+        const repo = yield* WebhookDeliveriesRepo
+        const mine = { kind: "account" as const, id: uuid() }
+        const older = delivery(100, { owner: mine, createdAt: 100 })
+        const newer = delivery(100, { owner: mine, createdAt: 200 })
+        yield* repo.enqueue([older, newer, delivery(100)])
+        yield* repo.claimDue(100, 1_000, "t", 10)
+        yield* repo.record(older.id, "t", attempt(100, null), {
+          status: "pending",
+          scheduledAttempts: 1,
+          nextAttemptAt: 105,
+        })
+        yield* repo.claimDue(105, 1_000, "u", 10)
+        yield* repo.record(older.id, "u", attempt(105, 200), {
+          status: "succeeded",
+          scheduledAttempts: 2,
+          nextAttemptAt: null,
+        })
+        const log = yield* repo.list(mine, 10)
+        assert.deepStrictEqual(log.map((e) => e.delivery.id), [newer.id, older.id])
+        assert.deepStrictEqual(log[1].attempts, [attempt(105, 200), attempt(100, null)])
+        assert.deepStrictEqual(log[0].attempts, [])
+        assert.strictEqual((yield* repo.list(mine, 1)).length, 1)
+      }),
+    )
 
     if (concurrent) {
-      test("concurrent claims (separate connections) never hand one delivery to two callers", Effect.gen(function*() {
-        const repo = yield* WebhookDeliveriesRepo
-        const all = Array.from({ length: 60 }, () => delivery(100))
-        yield* repo.enqueue(all)
-        const claims = yield* Effect.all(
-          Array.from({ length: 6 }, (_, i) => repo.claimDue(100, 1_000, `t${i}`, 15)),
-          { concurrency: "unbounded" },
-        )
-        const ids = claims.flatMap((c) => c.map((x) => x.delivery.id))
-        assert.strictEqual(new Set(ids).size, ids.length)
-        assert.strictEqual(ids.length, 60)
-      }))
+      test(
+        "concurrent claims (separate connections) never hand one delivery to two callers",
+        Effect.gen(function* () {
+          const repo = yield* WebhookDeliveriesRepo
+          const all = Array.from({ length: 60 }, () => delivery(100))
+          yield* repo.enqueue(all)
+          const claims = yield* Effect.all(
+            Array.from({ length: 6 }, (_, i) => repo.claimDue(100, 1_000, `t${i}`, 15)),
+            { concurrency: "unbounded" },
+          )
+          const ids = claims.flatMap((c) => c.map((x) => x.delivery.id))
+          assert.strictEqual(new Set(ids).size, ids.length)
+          assert.strictEqual(ids.length, 60)
+        }),
+      )
     }
   })
 

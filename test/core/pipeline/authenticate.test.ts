@@ -24,7 +24,7 @@ const request = (key: string): ApiRequest => ({
 })
 
 /** A connected-app key that is expired, of an unapproved application, and holds only `chat:menus`. */
-const setup = Effect.gen(function*() {
+const setup = Effect.gen(function* () {
   const secrets = yield* Secrets
   const owner = account()
   const app = application(owner.id, { status: "pending" })
@@ -43,7 +43,7 @@ const setup = Effect.gen(function*() {
 })
 
 const failureTag = (guard: Guard) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const key = yield* setup
     const exit = yield* Effect.flip(authorize(request(key), guard))
     return (exit as { _tag: string })._tag

@@ -38,9 +38,13 @@ describe("an Idempotency-Key is 1 to 128 characters", () => {
     expect(schemaAccepts(s)).toBe(true)
   })
 
-  it.prop("every key longer than 128 is too_long, whatever its characters", [key(129, 400), fc.option(notPrintable)], ([s, bad]) => {
-    expect(parseIdempotencyKey(bad === null ? s : s + bad)).toEqual(Either.left("too_long"))
-  })
+  it.prop(
+    "every key longer than 128 is too_long, whatever its characters",
+    [key(129, 400), fc.option(notPrintable)],
+    ([s, bad]) => {
+      expect(parseIdempotencyKey(bad === null ? s : s + bad)).toEqual(Either.left("too_long"))
+    },
+  )
 })
 
 describe("printable ASCII is 0x20..0x7E: the space is printable; control characters, DEL and non-ASCII are not", () => {

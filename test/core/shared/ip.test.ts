@@ -63,7 +63,21 @@ describe("IPv4: strict dotted decimal, four parts 0-255, no leading zeros", () =
   })
 
   it("rejects malformed dotted quads", () => {
-    for (const bad of ["", "1.2.3", "1.2.3.4.5", "256.0.0.1", "01.2.3.4", "1.2.3.-4", "1..3.4", " 1.2.3.4", "1.2.3.4 ", "0x1.2.3.4", "1.2.3.4."]) {
+    for (
+      const bad of [
+        "",
+        "1.2.3",
+        "1.2.3.4.5",
+        "256.0.0.1",
+        "01.2.3.4",
+        "1.2.3.-4",
+        "1..3.4",
+        " 1.2.3.4",
+        "1.2.3.4 ",
+        "0x1.2.3.4",
+        "1.2.3.4.",
+      ]
+    ) {
       expect(parseIp(bad)).toEqual(Option.none())
     }
   })
@@ -144,7 +158,10 @@ describe("IPv4-mapped IPv6 (::ffff:a.b.c.d) is the IPv4 address", () => {
     expect(parseIp(`0:0:0:0:0:ffff:${hi}:${lo}`)).toEqual(expected)
   })
 
-  it.prop("a mapped range ::ffff:a.b.c.d/(96+n) is the IPv4 range a.b.c.d/n", [v4Bytes, fc.integer({ min: 0, max: 32 })], ([b, n]) => {
+  it.prop("a mapped range ::ffff:a.b.c.d/(96+n) is the IPv4 range a.b.c.d/n", [
+    v4Bytes,
+    fc.integer({ min: 0, max: 32 }),
+  ], ([b, n]) => {
     expect(parseIpRange(`::ffff:${v4Text(b)}/${96 + n}`)).toEqual(parseIpRange(`${v4Text(b)}/${n}`))
   })
 
@@ -159,7 +176,10 @@ describe("ranges: an exact IP or CIDR; prefix 0-32 / 0-128; host bits accepted a
     expect(parseIpRange(v6Spellings(g)[0])).toEqual(Option.some({ version: 6, base: v6Value(g), prefix: 128 }))
   })
 
-  it.prop("host bits are masked: a.b.c.d/n is the range of its network address", [v4Bytes, fc.integer({ min: 0, max: 32 })], ([b, n]) => {
+  it.prop("host bits are masked: a.b.c.d/n is the range of its network address", [
+    v4Bytes,
+    fc.integer({ min: 0, max: 32 }),
+  ], ([b, n]) => {
     const mask = n === 0 ? 0n : ((1n << BigInt(n)) - 1n) << BigInt(32 - n)
     expect(parseIpRange(`${v4Text(b)}/${n}`)).toEqual(Option.some({ version: 4, base: v4Value(b) & mask, prefix: n }))
   })
@@ -173,7 +193,19 @@ describe("ranges: an exact IP or CIDR; prefix 0-32 / 0-128; host bits accepted a
 
   it("rejects out-of-bounds and malformed prefixes", () => {
     for (
-      const bad of ["10.0.0.0/33", "::/129", "10.0.0.0/-1", "10.0.0.0/", "10.0.0.0/08", "10.0.0.0/8/8", "10.0.0.0/ 8", "/8", "10.0.0/8", "fe80::%eth0/64", "::ffff:1.2.3.4/97x"]
+      const bad of [
+        "10.0.0.0/33",
+        "::/129",
+        "10.0.0.0/-1",
+        "10.0.0.0/",
+        "10.0.0.0/08",
+        "10.0.0.0/8/8",
+        "10.0.0.0/ 8",
+        "/8",
+        "10.0.0/8",
+        "fe80::%eth0/64",
+        "::ffff:1.2.3.4/97x",
+      ]
     ) expect(parseIpRange(bad), bad).toEqual(Option.none())
   })
 })
@@ -186,15 +218,19 @@ describe("ipInRange: the address's first prefix bits equal the range's, same ver
     return { ip, base, n, baseText: v4Text(b) }
   })
 
-  it.prop("random IPv4 in/out of random CIDRs agrees with a bigint reference and node:net BlockList", [v4Case], ([c]) => {
-    const ip: Ip = { version: 4, value: c.ip }
-    const range = some(parseIpRange(`${c.baseText}/${c.n}`))
-    const expected = refInRange(c.ip, c.base, c.n, 32)
-    expect(ipInRange(ip, range)).toBe(expected)
-    const list = new net.BlockList()
-    list.addSubnet(c.baseText, c.n, "ipv4")
-    expect(list.check(formatIp(ip), "ipv4")).toBe(expected)
-  })
+  it.prop(
+    "random IPv4 in/out of random CIDRs agrees with a bigint reference and node:net BlockList",
+    [v4Case],
+    ([c]) => {
+      const ip: Ip = { version: 4, value: c.ip }
+      const range = some(parseIpRange(`${c.baseText}/${c.n}`))
+      const expected = refInRange(c.ip, c.base, c.n, 32)
+      expect(ipInRange(ip, range)).toBe(expected)
+      const list = new net.BlockList()
+      list.addSubnet(c.baseText, c.n, "ipv4")
+      expect(list.check(formatIp(ip), "ipv4")).toBe(expected)
+    },
+  )
 
   const v6Case = fc.tuple(v6GroupsNotMapped, v6GroupsNotMapped, fc.integer({ min: 0, max: 128 }), fc.boolean())
     .map(([a, b, n, inside]) => {
@@ -217,9 +253,12 @@ describe("ipInRange: the address's first prefix bits equal the range's, same ver
 })
 
 describe("allowlistAdmits: an empty list admits everything; an unknown address only by the empty list", () => {
-  const ranges = fc.array(fc.tuple(v4Bytes, fc.integer({ min: 0, max: 32 })).map(([b, n]) => some(parseIpRange(`${v4Text(b)}/${n}`))), {
-    maxLength: 4,
-  })
+  const ranges = fc.array(
+    fc.tuple(v4Bytes, fc.integer({ min: 0, max: 32 })).map(([b, n]) => some(parseIpRange(`${v4Text(b)}/${n}`))),
+    {
+      maxLength: 4,
+    },
+  )
 
   it.prop("empty list admits any address and undefined", [fc.option(v4Bytes, { nil: undefined })], ([b]) => {
     expect(allowlistAdmits([], b === undefined ? undefined : some(parseIp(v4Text(b))))).toBe(true)
@@ -229,7 +268,10 @@ describe("allowlistAdmits: an empty list admits everything; an unknown address o
     expect(allowlistAdmits(list, undefined)).toBe(false)
   })
 
-  it.prop("a non-empty list admits exactly the addresses inside one of its ranges", [ranges.filter((r) => r.length > 0), v4Bytes], ([list, b]) => {
+  it.prop("a non-empty list admits exactly the addresses inside one of its ranges", [
+    ranges.filter((r) => r.length > 0),
+    v4Bytes,
+  ], ([list, b]) => {
     const ip = some(parseIp(v4Text(b)))
     expect(allowlistAdmits(list, ip)).toBe(list.some((r: IpRange) => refInRange(ip.value, r.base, r.prefix, 32)))
   })
@@ -245,8 +287,12 @@ describe("IpRangeFromString and IpFromString decode text and encode canonical te
   })
 
   it("examples", () => {
-    expect(Schema.encodeSync(IpRangeFromString)(Schema.decodeUnknownSync(IpRangeFromString)("10.1.2.3/8"))).toBe("10.0.0.0/8")
-    expect(Schema.encodeSync(IpRangeFromString)(Schema.decodeUnknownSync(IpRangeFromString)("2001:0DB8:0:0::1"))).toBe("2001:db8::1/128")
+    expect(Schema.encodeSync(IpRangeFromString)(Schema.decodeUnknownSync(IpRangeFromString)("10.1.2.3/8"))).toBe(
+      "10.0.0.0/8",
+    )
+    expect(Schema.encodeSync(IpRangeFromString)(Schema.decodeUnknownSync(IpRangeFromString)("2001:0DB8:0:0::1"))).toBe(
+      "2001:db8::1/128",
+    )
     expect(Schema.encodeSync(IpFromString)(Schema.decodeUnknownSync(IpFromString)("::ffff:7f00:1"))).toBe("127.0.0.1")
     expect(Either.isLeft(Schema.decodeUnknownEither(IpRangeFromString)("10.0.0.0/33"))).toBe(true)
     expect(Either.isLeft(Schema.decodeUnknownEither(IpFromString)("fe80::1%eth0"))).toBe(true)

@@ -3,13 +3,13 @@ import { Option } from "effect"
 import * as fc from "effect/FastCheck"
 import {
   base64url,
-  type CredentialType,
   credentialKind,
+  type CredentialType,
   generateCredential,
   isPartnerMode,
   isSandboxMode,
-  keyPrefix,
   KeyMode,
+  keyPrefix,
 } from "../../../core/shared/key-mode.ts"
 
 const modes = KeyMode.literals
@@ -40,7 +40,20 @@ describe("prefixes: svc_live_ live, svc_test_ test, svc_partner_ partner, svc_pa
   })
 
   it("a bare prefix, an unknown prefix or a different case is not a credential", () => {
-    for (const bad of ["", "svc_live_", "svc_acct_", "svc_partner_test_", "svc_", "svc_prod_abc", "SVC_LIVE_abc", "sk_live_abc", " svc_live_abc", "svclive_abc"]) {
+    for (
+      const bad of [
+        "",
+        "svc_live_",
+        "svc_acct_",
+        "svc_partner_test_",
+        "svc_",
+        "svc_prod_abc",
+        "SVC_LIVE_abc",
+        "sk_live_abc",
+        " svc_live_abc",
+        "svclive_abc",
+      ]
+    ) {
       expect(credentialKind(bad), bad).toEqual(Option.none())
     }
   })

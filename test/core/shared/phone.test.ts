@@ -3,7 +3,13 @@ import { Either, Option, Schema } from "effect"
 import * as fc from "effect/FastCheck"
 import { parsePhoneNumberFromString } from "libphonenumber-js/max"
 import metadata from "libphonenumber-js/metadata.max.json" with { type: "json" }
-import { maskMobile, parseSaudiMobile, SA_MOBILE_NATIONAL_PATTERN, SaudiMobileE164, SaudiMobileFromString } from "../../../core/shared/phone.ts"
+import {
+  maskMobile,
+  parseSaudiMobile,
+  SA_MOBILE_NATIONAL_PATTERN,
+  SaudiMobileE164,
+  SaudiMobileFromString,
+} from "../../../core/shared/phone.ts"
 
 /** Nine national digits of a valid SA mobile, generated from the pattern hard-coded in core. */
 const nationalMobile = fc.stringMatching(new RegExp(`^(?:${SA_MOBILE_NATIONAL_PATTERN})$`))
@@ -34,7 +40,9 @@ describe("accepted formats: +9665…, 9665…, 009665…, 05…, 5…, spaces an
 
   it.prop(
     "random spaces and hyphens anywhere are ignored",
-    [nationalMobile.chain((n) => fc.constantFrom(`+966${n}`, `966${n}`, `00966${n}`, `0${n}`, n).chain(withSeparators).map((s) => [n, s] as const))],
+    [nationalMobile.chain((n) =>
+      fc.constantFrom(`+966${n}`, `966${n}`, `00966${n}`, `0${n}`, n).chain(withSeparators).map((s) => [n, s] as const)
+    )],
     ([[national, input]]) => {
       expect(parseSaudiMobile(input)).toEqual(Option.some(`+966${national}`))
     },
@@ -60,9 +68,13 @@ describe("valid only where libphonenumber's metadata says SA mobile", () => {
     { fastCheck: { numRuns: 2000 } },
   )
 
-  it.prop("agrees with libphonenumber-js on the 579x and 57x blocks", [fc.stringMatching(/^57\d{7}$/)], ([national]) => {
-    expect(Option.isSome(parseSaudiMobile(national))).toBe(libIsMobile(`+966${national}`))
-  })
+  it.prop(
+    "agrees with libphonenumber-js on the 579x and 57x blocks",
+    [fc.stringMatching(/^57\d{7}$/)],
+    ([national]) => {
+      expect(Option.isSome(parseSaudiMobile(national))).toBe(libIsMobile(`+966${national}`))
+    },
+  )
 })
 
 describe("rejected: landlines, wrong lengths, letters, other country codes", () => {
@@ -71,11 +83,19 @@ describe("rejected: landlines, wrong lengths, letters, other country codes", () 
     expect(parseSaudiMobile(`0${national}`)).toEqual(Option.none())
   })
 
-  it.prop("one digit too few or too many is rejected", [nationalMobile, fc.integer({ min: 0, max: 9 })], ([national, d]) => {
-    for (const n of [national.slice(0, -1), national + d]) {
-      for (const form of [`+966${n}`, `966${n}`, `00966${n}`, `0${n}`, n]) expect(parseSaudiMobile(form)).toEqual(Option.none())
-    }
-  })
+  it.prop(
+    "one digit too few or too many is rejected",
+    [nationalMobile, fc.integer({ min: 0, max: 9 })],
+    ([national, d]) => {
+      for (const n of [national.slice(0, -1), national + d]) {
+        for (const form of [`+966${n}`, `966${n}`, `00966${n}`, `0${n}`, n]) {
+          expect(parseSaudiMobile(form)).toEqual(
+            Option.none(),
+          )
+        }
+      }
+    },
+  )
 
   it.prop(
     "a letter anywhere is rejected",

@@ -1,7 +1,15 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either, Schema } from "effect"
 import * as fc from "effect/FastCheck"
-import { Access, AllScopes, ConnectedAppScopes, grantedScopes, grants, includes, type Scope } from "../../../core/shared/scope.ts"
+import {
+  Access,
+  AllScopes,
+  ConnectedAppScopes,
+  grantedScopes,
+  grants,
+  includes,
+  type Scope,
+} from "../../../core/shared/scope.ts"
 
 const scope = fc.constantFrom(...AllScopes)
 const scopeList = fc.array(scope, { minLength: 1, maxLength: 9 }) as fc.Arbitrary<[Scope, ...Array<Scope>]>
@@ -24,7 +32,9 @@ describe("the scope set is exactly the nine literals", () => {
 
 describe("inclusions: verify:send ⊇ verify:check; notifications:send ⊇ notifications:read; email:send ⊇ email:read; notifications:templates ⊇ notifications:read", () => {
   it("the inclusion table", () => {
-    const pairs = AllScopes.flatMap((held) => AllScopes.filter((s) => s !== held && grants([held], s)).map((s) => `${held} > ${s}`))
+    const pairs = AllScopes.flatMap((held) =>
+      AllScopes.filter((s) => s !== held && grants([held], s)).map((s) => `${held} > ${s}`)
+    )
     expect(pairs.sort()).toEqual([
       "email:send > email:read",
       "notifications:send > notifications:read",
@@ -71,7 +81,7 @@ describe("legacy check access equals [verify:check]", () => {
   })
 })
 
-describe("Access decodes \"full\", \"check\" or a non-empty array of scopes", () => {
+describe('Access decodes "full", "check" or a non-empty array of scopes', () => {
   const decode = Schema.decodeUnknownEither(Access)
 
   it.prop("any non-empty scope list decodes", [scopeList], ([list]) => {

@@ -12,8 +12,9 @@
  * - A name stands for one text, in every connection of the process. Past `maxNamedStatements` distinct
  *   texts (statements built with a variable number of values), further texts go unnamed, so the
  *   statements prepared per connection stay bounded.
- * - Every statement names its columns (no `SELECT *`), so a column added by a later migration does
- *   not invalidate a prepared statement's result type.
+ * - A statement that selects or returns `*` stays unnamed: a column added by a later migration (another
+ *   process, a rolling deploy) would change its result type, which PostgreSQL refuses for a prepared
+ *   statement ("cached plan must not change result type"). The others name their columns.
  * - A connection pooler in transaction mode must support protocol-level prepared statements
  *   (PgBouncer 1.21+ with `max_prepared_statements`); otherwise use a session-mode pool.
  */
@@ -27,10 +28,13 @@ export const maxNamedStatements = 1_000
 
 const names = new Map<string, string>()
 
-/** The name of a statement text, or undefined once the bound is reached. */
+/** `SELECT *`, `SELECT t.*`, `RETURNING *`: the result's columns follow the table's. */
+const selectsStar = /\b(?:SELECT|RETURNING)\s+(?:DISTINCT\s+)?(?:\w+\.)?\*|,\s*(?:\w+\.)?\*\s*(?:,|FROM\b)/i
+
+/** The name of a statement text, or undefined (unnamed) when it selects `*` or the bound is reached. */
 export const statementName = (text: string): string | undefined => {
   let name = names.get(text)
-  if (name === undefined && names.size < maxNamedStatements) {
+  if (name === undefined && names.size < maxNamedStatements && !selectsStar.test(text)) {
     name = `sa_${names.size}`
     names.set(text, name)
   }

@@ -10,13 +10,14 @@ import net from "node:net"
 import { fileURLToPath } from "node:url"
 import pg from "pg"
 
-export const root = fileURLToPath(new URL("..", import.meta.url))
+export const root = fileURLToPath(new URL("../..", import.meta.url))
 
 // ---------------------------------------------------------------------------------------------------------------
 // Arguments
 
 export interface Args {
-  readonly store: "pglite" | "postgres" | "both"
+  /** `memory`: the host on its memory store, no ceiling: what HTTP and the core cost without SQL. */
+  readonly store: "pglite" | "postgres" | "both" | "memory"
   readonly clients: number
   readonly seconds: number
   readonly warmup: number
@@ -48,14 +49,16 @@ export const parseArgs = (argv: ReadonlyArray<string>): Args => {
     return n
   }
   const store = named.get("store") ?? "both"
-  if (store !== "pglite" && store !== "postgres" && store !== "both") throw new Error("--store pglite|postgres|both")
+  if (store !== "pglite" && store !== "postgres" && store !== "both" && store !== "memory") {
+    throw new Error("--store pglite|postgres|both|memory")
+  }
   return {
     store,
     clients: Math.floor(int("clients", 16)),
     seconds: int("seconds", 15),
     warmup: int("warmup", 2),
     rounds: Math.floor(int("rounds", 3)),
-    keys: Math.floor(int("keys", 2000)),
+    keys: Math.floor(int("keys", 500)),
     databaseUrl: named.get("database-url") ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test",
     statements: flags.has("statements"),
     ceiling: !flags.has("no-ceiling"),
@@ -283,7 +286,7 @@ export const startHost = async (
   const port = await freePort()
   const consoleToken = `console_bench_${randomBytes(12).toString("hex")}`
   const nodeArgs = ["--import", "tsx"]
-  if (opts.trace) nodeArgs.push("--import", "./bench/verify-trace.ts")
+  if (opts.trace) nodeArgs.push("--import", "./bench/verify-lib/trace.ts")
   if (opts.cpuProfDir) nodeArgs.push("--cpu-prof", "--cpu-prof-dir", opts.cpuProfDir)
   const child: ChildProcess = spawn(process.execPath, [...nodeArgs, "hosts/node.ts"], {
     cwd: root,

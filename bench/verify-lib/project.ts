@@ -13,9 +13,9 @@ import {
   makeHttp,
   processCpuSeconds,
   sleep,
-  StatusMix,
   statusKb,
-} from "./verify-support.ts"
+  StatusMix,
+} from "./support.ts"
 
 export interface Setup {
   readonly accountId: string
@@ -36,7 +36,10 @@ export const setupThroughConsole = async (host: Host, keyCount: number): Promise
   }
   try {
     const account = await consoleCall("POST", "/accounts", { name: "Bench merchant", sandbox_only: false })
-    const app = await consoleCall("POST", `/accounts/${account.id}/applications`, { name: "Bench shop", approved: true })
+    const app = await consoleCall("POST", `/accounts/${account.id}/applications`, {
+      name: "Bench shop",
+      approved: true,
+    })
     await consoleCall("POST", `/accounts/${account.id}/wallet/credit`, { amount_halalas: 10_000_000_000 })
     await consoleCall("PUT", `/applications/${app.id}/verify-settings`, {
       hourly_cap_per_destination: 10_000,
@@ -46,8 +49,10 @@ export const setupThroughConsole = async (host: Host, keyCount: number): Promise
     const keys: Array<string> = []
     for (let i = 0; i < keyCount; i += 8) {
       const batch = await Promise.all(
-        Array.from({ length: Math.min(8, keyCount - i) }, () =>
-          consoleCall("POST", `/applications/${app.id}/keys`, { mode: "live" })),
+        Array.from(
+          { length: Math.min(8, keyCount - i) },
+          () => consoleCall("POST", `/applications/${app.id}/keys`, { mode: "live" }),
+        ),
       )
       for (const k of batch) keys.push(k.key)
     }
@@ -204,7 +209,8 @@ export const driveProject = async (
 }
 
 /** Statements of the background loops (job leases, expiry sweep, webhook routing and delivery). */
-const background = /\bjobs\b|routed_at|webhook_deliveries|webhook_endpoints|webhook_attempts|rate_windows WHERE window_start <|idempotency WHERE expires_at <=/
+const background =
+  /\bjobs\b|routed_at|webhook_deliveries|webhook_endpoints|webhook_attempts|rate_windows WHERE window_start <|idempotency WHERE expires_at <=/
 
 /**
  * The request's own statements among a trace: per connection, a transaction (BEGIN .. COMMIT) or a
@@ -218,7 +224,7 @@ const requestStatements = (lines: ReadonlyArray<string>): Array<string> => {
   const drop = new Set<number>()
   const open = new Map<string, Array<number>>()
   const settle = (unit: Array<number>) => {
-    if (unit.some((i) => background.test(parsed[i].text))) for (const i of unit) drop.add(i)
+    if (unit.some((i) => background.test(parsed[i].text))) { for (const i of unit) drop.add(i) }
   }
   for (const s of parsed) {
     const unit = open.get(s.conn)

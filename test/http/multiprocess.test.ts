@@ -231,7 +231,3 @@ describe.runIf(databaseUrl !== undefined)(suite, () => {
     expect(await ledger(accountId)).toEqual({ charges: N, refunds: 0 })
   })
 })
-
-describe.skipIf(databaseUrl !== undefined)(suite, () => {
-  it.skip("needs DATABASE_URL=postgres://… (CI sets it)", () => {})
-})

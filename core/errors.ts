@@ -5,83 +5,104 @@
  */
 import { Schema } from "effect"
 
+/**
+ * A catalogue error: a Schema.TaggedError built without a stack trace. These are answers, not faults:
+ * nothing reads their stack, and capturing one (the class chain is deep) cost about 10 µs each, more
+ * than the rest of a refused request (bench/dispatch.ts). Defects keep their stacks.
+ */
+const ApiErrorClass = <Self>() =>
+<Tag extends string, Fields extends Schema.Struct.Fields>(tag: Tag, fields: Fields) => {
+  const Base = Schema.TaggedError<Self>()(tag, fields)
+  return class extends (Base as new(...args: Array<any>) => object) {
+    constructor(...args: Array<any>) {
+      const limit = Error.stackTraceLimit
+      Error.stackTraceLimit = 0
+      try {
+        super(args[0], args[1])
+      } finally {
+        Error.stackTraceLimit = limit
+      }
+    }
+  } as unknown as typeof Base
+}
+
 const Message = { message: Schema.optional(Schema.String) }
 const Status = Schema.String
 const Fields = Schema.Record({ key: Schema.String, value: Schema.Unknown })
 
 // Shared by every endpoint, in check order
 export class TooManyRequests
-  extends Schema.TaggedError<TooManyRequests>()("too_many_requests", { retry_after_seconds: Schema.Number }) {}
-export class Unauthorized extends Schema.TaggedError<Unauthorized>()("unauthorized", Message) {}
-export class KeyExpired extends Schema.TaggedError<KeyExpired>()("key_expired", {}) {}
-export class IpNotAllowed extends Schema.TaggedError<IpNotAllowed>()("ip_not_allowed", {}) {}
+  extends ApiErrorClass<TooManyRequests>()("too_many_requests", { retry_after_seconds: Schema.Number }) {}
+export class Unauthorized extends ApiErrorClass<Unauthorized>()("unauthorized", Message) {}
+export class KeyExpired extends ApiErrorClass<KeyExpired>()("key_expired", {}) {}
+export class IpNotAllowed extends ApiErrorClass<IpNotAllowed>()("ip_not_allowed", {}) {}
 export class InsufficientScope
-  extends Schema.TaggedError<InsufficientScope>()("insufficient_scope", { scope: Schema.String }) {}
-export class ServiceRequired extends Schema.TaggedError<ServiceRequired>()("service_required", {}) {}
-export class ServiceNotFound extends Schema.TaggedError<ServiceNotFound>()("service_not_found", {}) {}
-export class AccountNotActive extends Schema.TaggedError<AccountNotActive>()("account_not_active", {}) {}
-export class InvalidJson extends Schema.TaggedError<InvalidJson>()("invalid_json", {}) {}
-export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()("invalid_request", {
+  extends ApiErrorClass<InsufficientScope>()("insufficient_scope", { scope: Schema.String }) {}
+export class ServiceRequired extends ApiErrorClass<ServiceRequired>()("service_required", {}) {}
+export class ServiceNotFound extends ApiErrorClass<ServiceNotFound>()("service_not_found", {}) {}
+export class AccountNotActive extends ApiErrorClass<AccountNotActive>()("account_not_active", {}) {}
+export class InvalidJson extends ApiErrorClass<InvalidJson>()("invalid_json", {}) {}
+export class InvalidRequest extends ApiErrorClass<InvalidRequest>()("invalid_request", {
   ...Message,
   fields: Schema.optional(Fields),
   errors: Schema.optional(Fields),
 }) {}
 export class InternalError
-  extends Schema.TaggedError<InternalError>()("internal_error", { request_id: Schema.String }) {}
-export class NotFound extends Schema.TaggedError<NotFound>()("not_found", {}) {}
+  extends ApiErrorClass<InternalError>()("internal_error", { request_id: Schema.String }) {}
+export class NotFound extends ApiErrorClass<NotFound>()("not_found", {}) {}
 /** `not_found` carries nothing, so one value serves every request (building an error costs a stack capture). */
 export const notFound: NotFound = new NotFound({})
-export class ProductRetired extends Schema.TaggedError<ProductRetired>()("product_retired", Message) {}
+export class ProductRetired extends ApiErrorClass<ProductRetired>()("product_retired", Message) {}
 
 // Verify
-export class UnsupportedChannel extends Schema.TaggedError<UnsupportedChannel>()("unsupported_channel", {}) {}
+export class UnsupportedChannel extends ApiErrorClass<UnsupportedChannel>()("unsupported_channel", {}) {}
 export class SandboxUnsupportedChannel
-  extends Schema.TaggedError<SandboxUnsupportedChannel>()("sandbox_unsupported_channel", {}) {}
-export class InvalidDestination extends Schema.TaggedError<InvalidDestination>()("invalid_destination", {}) {}
+  extends ApiErrorClass<SandboxUnsupportedChannel>()("sandbox_unsupported_channel", {}) {}
+export class InvalidDestination extends ApiErrorClass<InvalidDestination>()("invalid_destination", {}) {}
 export class SandboxUnverifiedDestination
-  extends Schema.TaggedError<SandboxUnverifiedDestination>()("sandbox_unverified_destination", {}) {}
-export class SandboxQuotaExceeded extends Schema.TaggedError<SandboxQuotaExceeded>()("sandbox_quota_exceeded", {}) {}
-export class RateLimited extends Schema.TaggedError<RateLimited>()("rate_limited", {}) {}
-export class IpRateLimited extends Schema.TaggedError<IpRateLimited>()("ip_rate_limited", {}) {}
-export class SpendCapReached extends Schema.TaggedError<SpendCapReached>()("spend_cap_reached", {}) {}
-export class ApplicationPaused extends Schema.TaggedError<ApplicationPaused>()("application_paused", {}) {}
-export class InsufficientCredits extends Schema.TaggedError<InsufficientCredits>()("insufficient_credits", {
+  extends ApiErrorClass<SandboxUnverifiedDestination>()("sandbox_unverified_destination", {}) {}
+export class SandboxQuotaExceeded extends ApiErrorClass<SandboxQuotaExceeded>()("sandbox_quota_exceeded", {}) {}
+export class RateLimited extends ApiErrorClass<RateLimited>()("rate_limited", {}) {}
+export class IpRateLimited extends ApiErrorClass<IpRateLimited>()("ip_rate_limited", {}) {}
+export class SpendCapReached extends ApiErrorClass<SpendCapReached>()("spend_cap_reached", {}) {}
+export class ApplicationPaused extends ApiErrorClass<ApplicationPaused>()("application_paused", {}) {}
+export class InsufficientCredits extends ApiErrorClass<InsufficientCredits>()("insufficient_credits", {
   message: Schema.String,
   balance_halalas: Schema.Number,
   price_halalas: Schema.Number,
 }) {}
 export class SendFailed
-  extends Schema.TaggedError<SendFailed>()("send_failed", { provider_code: Schema.String, message: Schema.String }) {}
-export class NotResendable extends Schema.TaggedError<NotResendable>()("not_resendable", { status: Status }) {}
-export class NotCancelable extends Schema.TaggedError<NotCancelable>()("not_cancelable", { status: Status }) {}
-export class ResendLimitReached extends Schema.TaggedError<ResendLimitReached>()("resend_limit_reached", {}) {}
+  extends ApiErrorClass<SendFailed>()("send_failed", { provider_code: Schema.String, message: Schema.String }) {}
+export class NotResendable extends ApiErrorClass<NotResendable>()("not_resendable", { status: Status }) {}
+export class NotCancelable extends ApiErrorClass<NotCancelable>()("not_cancelable", { status: Status }) {}
+export class ResendLimitReached extends ApiErrorClass<ResendLimitReached>()("resend_limit_reached", {}) {}
 
 // Chat-app messages (Notifications)
-export class LiveKeyRequired extends Schema.TaggedError<LiveKeyRequired>()("live_key_required", {}) {}
-export class WhatsappNotEnabled extends Schema.TaggedError<WhatsappNotEnabled>()("whatsapp_not_enabled", {}) {}
-export class NoWhatsappNumber extends Schema.TaggedError<NoWhatsappNumber>()("no_whatsapp_number", {}) {}
-export class NumberDisconnected extends Schema.TaggedError<NumberDisconnected>()("number_disconnected", {}) {}
-export class UnknownTemplate extends Schema.TaggedError<UnknownTemplate>()("unknown_template", {}) {}
+export class LiveKeyRequired extends ApiErrorClass<LiveKeyRequired>()("live_key_required", {}) {}
+export class WhatsappNotEnabled extends ApiErrorClass<WhatsappNotEnabled>()("whatsapp_not_enabled", {}) {}
+export class NoWhatsappNumber extends ApiErrorClass<NoWhatsappNumber>()("no_whatsapp_number", {}) {}
+export class NumberDisconnected extends ApiErrorClass<NumberDisconnected>()("number_disconnected", {}) {}
+export class UnknownTemplate extends ApiErrorClass<UnknownTemplate>()("unknown_template", {}) {}
 export class TemplateNotApproved
-  extends Schema.TaggedError<TemplateNotApproved>()("template_not_approved", { message: Schema.String }) {}
+  extends ApiErrorClass<TemplateNotApproved>()("template_not_approved", { message: Schema.String }) {}
 export class TemplateCategoryNotAllowed
-  extends Schema.TaggedError<TemplateCategoryNotAllowed>()("template_category_not_allowed", Message) {}
-export class UnsupportedTemplate extends Schema.TaggedError<UnsupportedTemplate>()("unsupported_template", Message) {}
+  extends ApiErrorClass<TemplateCategoryNotAllowed>()("template_category_not_allowed", Message) {}
+export class UnsupportedTemplate extends ApiErrorClass<UnsupportedTemplate>()("unsupported_template", Message) {}
 export class InvalidParams
-  extends Schema.TaggedError<InvalidParams>()("invalid_params", { ...Message, fields: Schema.optional(Fields) }) {}
-export class ConsentOptedOut extends Schema.TaggedError<ConsentOptedOut>()("consent_opted_out", {}) {}
+  extends ApiErrorClass<InvalidParams>()("invalid_params", { ...Message, fields: Schema.optional(Fields) }) {}
+export class ConsentOptedOut extends ApiErrorClass<ConsentOptedOut>()("consent_opted_out", {}) {}
 export class TemplatesUnavailable
-  extends Schema.TaggedError<TemplatesUnavailable>()("templates_unavailable", Message) {}
+  extends ApiErrorClass<TemplatesUnavailable>()("templates_unavailable", Message) {}
 
 // Auto-attendant and idempotency
-export class AttendantNoDraft extends Schema.TaggedError<AttendantNoDraft>()("attendant_no_draft", {}) {}
+export class AttendantNoDraft extends ApiErrorClass<AttendantNoDraft>()("attendant_no_draft", {}) {}
 export class AttendantNotReady
-  extends Schema.TaggedError<AttendantNotReady>()("attendant_not_ready", { problems: Schema.Array(Schema.Unknown) }) {}
-export class IdempotencyInProgress extends Schema.TaggedError<IdempotencyInProgress>()("idempotency_in_progress", {}) {}
-export class IdempotencyKeyReused extends Schema.TaggedError<IdempotencyKeyReused>()("idempotency_key_reused", {}) {}
+  extends ApiErrorClass<AttendantNotReady>()("attendant_not_ready", { problems: Schema.Array(Schema.Unknown) }) {}
+export class IdempotencyInProgress extends ApiErrorClass<IdempotencyInProgress>()("idempotency_in_progress", {}) {}
+export class IdempotencyKeyReused extends ApiErrorClass<IdempotencyKeyReused>()("idempotency_key_reused", {}) {}
 
 // Account API
-export class ApprovalRequired extends Schema.TaggedError<ApprovalRequired>()("approval_required", {
+export class ApprovalRequired extends ApiErrorClass<ApprovalRequired>()("approval_required", {
   ...Message,
   approval: Schema.Struct({
     id: Schema.String,
@@ -91,26 +112,26 @@ export class ApprovalRequired extends Schema.TaggedError<ApprovalRequired>()("ap
   }),
 }) {}
 export class IdempotencySecretNotReplayable
-  extends Schema.TaggedError<IdempotencySecretNotReplayable>()("idempotency_secret_not_replayable", {
+  extends ApiErrorClass<IdempotencySecretNotReplayable>()("idempotency_secret_not_replayable", {
     id: Schema.String,
   }) {}
-export class EmailAccessRequired extends Schema.TaggedError<EmailAccessRequired>()("email_access_required", Message) {}
-export class EmailAccessPending extends Schema.TaggedError<EmailAccessPending>()("email_access_pending", Message) {}
-export class EmailProductOff extends Schema.TaggedError<EmailProductOff>()("email_product_off", Message) {}
-export class DomainInvalid extends Schema.TaggedError<DomainInvalid>()("domain_invalid", Message) {}
-export class DomainPublic extends Schema.TaggedError<DomainPublic>()("domain_public", Message) {}
-export class DomainTawked extends Schema.TaggedError<DomainTawked>()("domain_tawked", Message) {}
-export class DomainTaken extends Schema.TaggedError<DomainTaken>()("domain_taken", Message) {}
-export class DomainLimit extends Schema.TaggedError<DomainLimit>()("domain_limit", Message) {}
-export class EmailUnavailable extends Schema.TaggedError<EmailUnavailable>()("email_unavailable", Message) {}
-export class EmailLocked extends Schema.TaggedError<EmailLocked>()("email_locked", {
+export class EmailAccessRequired extends ApiErrorClass<EmailAccessRequired>()("email_access_required", Message) {}
+export class EmailAccessPending extends ApiErrorClass<EmailAccessPending>()("email_access_pending", Message) {}
+export class EmailProductOff extends ApiErrorClass<EmailProductOff>()("email_product_off", Message) {}
+export class DomainInvalid extends ApiErrorClass<DomainInvalid>()("domain_invalid", Message) {}
+export class DomainPublic extends ApiErrorClass<DomainPublic>()("domain_public", Message) {}
+export class DomainTawked extends ApiErrorClass<DomainTawked>()("domain_tawked", Message) {}
+export class DomainTaken extends ApiErrorClass<DomainTaken>()("domain_taken", Message) {}
+export class DomainLimit extends ApiErrorClass<DomainLimit>()("domain_limit", Message) {}
+export class EmailUnavailable extends ApiErrorClass<EmailUnavailable>()("email_unavailable", Message) {}
+export class EmailLocked extends ApiErrorClass<EmailLocked>()("email_locked", {
   locked: Schema.Struct({ reason: Schema.Literal("product", "access", "domain") }),
 }) {}
-export class SuggestionsBusy extends Schema.TaggedError<SuggestionsBusy>()("suggestions_busy", Message) {}
-export class NoEmail extends Schema.TaggedError<NoEmail>()("no_email", Message) {}
-export class InviteWait extends Schema.TaggedError<InviteWait>()("invite_wait", Message) {}
-export class SelfEdit extends Schema.TaggedError<SelfEdit>()("self_edit", Message) {}
-export class AboveOwnRole extends Schema.TaggedError<AboveOwnRole>()("above_own_role", Message) {}
+export class SuggestionsBusy extends ApiErrorClass<SuggestionsBusy>()("suggestions_busy", Message) {}
+export class NoEmail extends ApiErrorClass<NoEmail>()("no_email", Message) {}
+export class InviteWait extends ApiErrorClass<InviteWait>()("invite_wait", Message) {}
+export class SelfEdit extends ApiErrorClass<SelfEdit>()("self_edit", Message) {}
+export class AboveOwnRole extends ApiErrorClass<AboveOwnRole>()("above_own_role", Message) {}
 
 export type ApiError =
   | TooManyRequests

@@ -1,6 +1,18 @@
 import { Effect, Layer, Option } from "effect"
-import { CredentialsRepo } from "../../ports/store/credentials.ts"
-import { MemoryDb, setIn, violation } from "./db.ts"
+import { type CredentialContext, CredentialsRepo } from "../../ports/store/credentials.ts"
+import { MemoryDb, setIn, type Tables, violation } from "./db.ts"
+import { windowKey } from "./http.ts"
+
+/** As the SQL join: no account, no context; a missing application reads as null. */
+const contextOf = (t: Tables, hash: string): Option.Option<CredentialContext> => {
+  const id = t.credentialIdByHash.get(hash)
+  const credential = id === undefined ? undefined : t.credentials.get(id)
+  if (credential === undefined) return Option.none()
+  const account = t.accounts.get(credential.accountId)
+  if (account === undefined) return Option.none()
+  const application = credential.applicationId === null ? null : t.applications.get(credential.applicationId) ?? null
+  return Option.some({ credential, account, application })
+}
 
 export const CredentialsRepoMemory = Layer.effect(
   CredentialsRepo,
@@ -12,18 +24,13 @@ export const CredentialsRepoMemory = Layer.effect(
         setIn(t.credentials, credential.id, credential, record)
         setIn(t.credentialIdByHash, credential.hash, credential.id, record)
       }),
-    // As the SQL join: no account, no context; a missing application reads as null.
-    findByHash: (hash) =>
-      db.read((t) => {
-        const id = t.credentialIdByHash.get(hash)
-        const credential = id === undefined ? undefined : t.credentials.get(id)
-        if (credential === undefined) return Option.none()
-        const account = t.accounts.get(credential.accountId)
-        if (account === undefined) return Option.none()
-        const application = credential.applicationId === null
-          ? null
-          : t.applications.get(credential.applicationId) ?? null
-        return Option.some({ credential, account, application })
+    findByHash: (hash) => db.read((t) => contextOf(t, hash)),
+    present: (hash, windowStart) =>
+      db.writeUnlogged((t) => {
+        const key = windowKey(hash, windowStart)
+        const count = (t.rateWindows.get(key) ?? 0) + 1
+        t.rateWindows.set(key, count)
+        return { count, found: contextOf(t, hash) }
       }),
     revoke: (id, at) =>
       db.write((t, record) => {

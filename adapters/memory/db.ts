@@ -65,6 +65,9 @@ const make = () => {
 
   const read = <A>(f: (t: Tables) => A): Effect.Effect<A> => Effect.sync(() => f(t))
 
+  /** A write no transaction undoes: a request's rate-limit count stands whatever the request does. */
+  const writeUnlogged = <A>(f: (t: Tables) => A): Effect.Effect<A> => Effect.sync(() => f(t))
+
   const write = <A>(f: (t: Tables, record: Recorder) => A): Effect.Effect<A> =>
     Effect.flatMap(
       FiberRef.get(current),
@@ -91,7 +94,7 @@ const make = () => {
       }))
     })
 
-  return { read, write, withTransaction } as const
+  return { read, write, writeUnlogged, withTransaction } as const
 }
 
 export class MemoryDb extends Context.Tag("adapters/memory/MemoryDb")<MemoryDb, ReturnType<typeof make>>() {

@@ -2,19 +2,13 @@ import { Effect, Layer } from "effect"
 import { type IdempotencyClaim, IdempotencyRepo, RateLimitRepo } from "../../ports/store/http.ts"
 import { deleteIn, MemoryDb, setIn } from "./db.ts"
 
-const windowKey = (credentialHash: string, windowStart: number) => `${windowStart}\u0000${credentialHash}`
+/** The memory store's key of a rate window. */
+export const windowKey = (credentialHash: string, windowStart: number) => `${windowStart}\u0000${credentialHash}`
 const windowStartOf = (key: string) => Number(key.slice(0, key.indexOf("\u0000")))
 
 export const RateLimitRepoMemory = Layer.effect(
   RateLimitRepo,
   Effect.map(MemoryDb, (db) => ({
-    hit: (credentialHash, windowStart) =>
-      db.write((t, record) => {
-        const key = windowKey(credentialHash, windowStart)
-        const count = (t.rateWindows.get(key) ?? 0) + 1
-        setIn(t.rateWindows, key, count, record)
-        return count
-      }),
     prune: (before) =>
       db.write((t, record) => {
         for (const key of [...t.rateWindows.keys()]) {

@@ -1,4 +1,4 @@
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import type { Credential } from "../../core/keys/model.ts"
 import type { AccountId, ApplicationId, KeyId } from "../../core/shared/brands.ts"
 import type { KeyMode } from "../../core/shared/key-mode.ts"
@@ -25,19 +25,36 @@ const toCredential = (row: Row): Credential => ({
   createdAt: num(row.created_at),
 })
 
-/** The hot path of every request: credential, account and application in one statement. */
-const byHash = `SELECT
+/** What authentication reads about a credential: the credential, its account and its own application. */
+const contextColumns = `
     c.id, c.hash, c.account_id, c.application_id, c.kind, c.mode, c.access, c.app_name, c.expires_at,
     c.ip_allowlist, c.revoked_at, c.created_at,
     a.id AS acc_id, a.name AS acc_name, a.sandbox_only AS acc_sandbox_only, a.partner AS acc_partner,
     a.status AS acc_status, a.created_at AS acc_created_at,
     p.id AS ap_id, p.account_id AS ap_account_id, p.name AS ap_name, p.status AS ap_status,
     p.external_id AS ap_external_id, p.paused AS ap_paused, p.unpaused_at AS ap_unpaused_at,
-    p.created_at AS ap_created_at
+    p.created_at AS ap_created_at`
+
+const byHash = `SELECT ${contextColumns}
   FROM credentials c
   JOIN accounts a ON a.id = c.account_id
   LEFT JOIN applications p ON p.id = c.application_id
   WHERE c.hash = $1`
+
+/**
+ * The hot path of every keyed request, one round trip: count the request in its rate window (whether or
+ * not the credential exists), then the credential, account and application. Outside any transaction the
+ * upsert commits on its own, so the count stands whatever the request then does.
+ */
+const presentation = `WITH hit AS (
+    INSERT INTO rate_windows (credential_hash, window_start, count) VALUES ($1, $2, 1)
+    ON CONFLICT (credential_hash, window_start) DO UPDATE SET count = rate_windows.count + 1
+    RETURNING count
+  )
+  SELECT hit.count AS hit_count, ${contextColumns}
+  FROM hit
+  LEFT JOIN (credentials c JOIN accounts a ON a.id = c.account_id) ON c.hash = $1
+  LEFT JOIN applications p ON p.id = c.application_id`
 
 const toContext = (row: Row) => ({
   credential: toCredential(row),
@@ -56,6 +73,14 @@ export const CredentialsRepoSql = Layer.effect(
           ${c.appName}, ${c.expiresAt}, ${toJson(c.ipAllowlist)}::jsonb, ${c.revokedAt}, ${c.createdAt}
         )`.pipe(Effect.asVoid, Effect.orDie),
       findByHash: (hash) => sql.unsafe(byHash, [hash]).pipe(Effect.map((rows) => first(rows, toContext)), Effect.orDie),
+      present: (hash, windowStart) =>
+        sql.unsafe<Row>(presentation, [hash, windowStart]).pipe(
+          Effect.map(([row]) => ({
+            count: num(row.hit_count),
+            found: row.id === null || row.id === undefined ? Option.none() : Option.some(toContext(row)),
+          })),
+          Effect.orDie,
+        ),
       // A second revocation keeps the first time.
       revoke: (id, at) =>
         sql`UPDATE credentials SET revoked_at = coalesce(revoked_at, ${at}) WHERE id = ${id}

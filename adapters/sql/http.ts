@@ -13,10 +13,6 @@ export const RateLimitRepoSql = Layer.effect(
   Effect.gen(function* () {
     const sql = yield* client
     return {
-      hit: (credentialHash, windowStart) =>
-        sql`INSERT INTO rate_windows (credential_hash, window_start, count) VALUES (${credentialHash}, ${windowStart}, 1)
-          ON CONFLICT (credential_hash, window_start) DO UPDATE SET count = rate_windows.count + 1
-          RETURNING count`.pipe(Effect.map((rows) => num(rows[0].count)), Effect.orDie),
       prune: (before) => sql`DELETE FROM rate_windows WHERE window_start < ${before}`.pipe(Effect.asVoid, Effect.orDie),
     }
   }),

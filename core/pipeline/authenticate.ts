@@ -3,7 +3,7 @@
  * rate limit; key recognised, expiry, IP allowlist, scope; partner `application` resolution;
  * account and application state.
  */
-import { Clock, Effect, Option } from "effect"
+import { Context, Effect, Option } from "effect"
 import { ApplicationsRepo } from "../../ports/store/accounts.ts"
 import { type CredentialContext, CredentialsRepo } from "../../ports/store/credentials.ts"
 import { Secrets } from "../../ports/secrets.ts"
@@ -15,13 +15,15 @@ import {
   KeyExpired,
   ServiceNotFound,
   ServiceRequired,
+  type TooManyRequests,
   Unauthorized,
 } from "../errors.ts"
 import type { Credential } from "../keys/model.ts"
 import { allowlistAdmits, parseIp, parseIpRange } from "../shared/ip.ts"
 import { isPartnerMode, isSandboxMode, type KeyMode } from "../shared/key-mode.ts"
 import { grants, type Scope } from "../shared/scope.ts"
-import { enforceRateLimit } from "./rate-limit.ts"
+import { RateLimit } from "../limits.ts"
+import { tooManyRequests, windowStart } from "./rate-limit.ts"
 import { type ApiRequest, jsonObject, presentedCredential } from "./request.ts"
 
 /** Who may call an operation. */
@@ -59,35 +61,56 @@ export type Principal = KeyPrincipal | AccountPrincipal
 
 const unauthorized = new Unauthorized({})
 
+/**
+ * The checks themselves are plain functions over what the store answered: each returns the refusal, or
+ * `undefined` to let the request on. `authorize` below runs them in the order of spec Section 5.
+ */
+type Refusal = Unauthorized | KeyExpired | IpNotAllowed | InsufficientScope | AccountNotActive
+
 /** Step 2a: the key is recognised and fits the operation's audience. */
-const recognise = (found: Option.Option<CredentialContext>, audience: Audience) => {
-  if (Option.isNone(found)) return Effect.fail(unauthorized)
-  const ctx = found.value
-  const { account, credential } = ctx
-  if (credential.revokedAt !== null) return Effect.fail(unauthorized)
-  if ((credential.kind === "account_token") !== (audience === "account_token")) return Effect.fail(unauthorized)
+const recognise = (found: Option.Option<CredentialContext>, audience: Audience): Refusal | undefined => {
+  if (Option.isNone(found)) return unauthorized
+  const { account, credential } = found.value
+  if (credential.revokedAt !== null) return unauthorized
+  if ((credential.kind === "account_token") !== (audience === "account_token")) return unauthorized
   const mode = credential.mode
   if (mode !== null) {
-    if (audience === "application" && isPartnerMode(mode)) return Effect.fail(unauthorized)
-    if (account.sandboxOnly && !isSandboxMode(mode)) return Effect.fail(unauthorized)
+    if (audience === "application" && isPartnerMode(mode)) return unauthorized
+    if (account.sandboxOnly && !isSandboxMode(mode)) return unauthorized
     // An unknown or suspended partner.
-    if (isPartnerMode(mode) && (!account.partner || account.status !== "active")) return Effect.fail(unauthorized)
+    if (isPartnerMode(mode) && (!account.partner || account.status !== "active")) return unauthorized
   }
-  return Effect.succeed(ctx)
+  return undefined
 }
 
-const checkExpiry = (credential: Credential, now: number) =>
-  credential.expiresAt !== null && now >= credential.expiresAt ? Effect.fail(new KeyExpired({})) : Effect.void
+const checkExpiry = (credential: Credential, now: number): Refusal | undefined =>
+  credential.expiresAt !== null && now >= credential.expiresAt ? new KeyExpired({}) : undefined
 
-const checkIp = (credential: Credential, ip: string | undefined) => {
-  if (credential.ipAllowlist.length === 0) return Effect.void
+const checkIp = (credential: Credential, ip: string | undefined): Refusal | undefined => {
+  if (credential.ipAllowlist.length === 0) return undefined
   const ranges = credential.ipAllowlist.flatMap((s) => Option.toArray(parseIpRange(s)))
   const caller = ip === undefined ? undefined : Option.getOrUndefined(parseIp(ip))
-  return allowlistAdmits(ranges, caller) ? Effect.void : Effect.fail(new IpNotAllowed({}))
+  return allowlistAdmits(ranges, caller) ? undefined : new IpNotAllowed({})
 }
 
-const checkScope = (credential: Credential, scope: Scope | undefined) =>
-  scope === undefined || grants(credential.access, scope) ? Effect.void : Effect.fail(new InsufficientScope({ scope }))
+const checkScope = (credential: Credential, scope: Scope | undefined): Refusal | undefined =>
+  scope === undefined || grants(credential.access, scope) ? undefined : new InsufficientScope({ scope })
+
+/** Step 2 for the key itself: recognised, then expiry, IP allowlist and scope (scope first for the auto-attendant). */
+const judgeKey = (
+  found: Option.Option<CredentialContext>,
+  guard: Guard,
+  now: number,
+  ip: string | undefined,
+): Refusal | undefined => {
+  const unrecognised = recognise(found, guard.audience)
+  if (unrecognised !== undefined || Option.isNone(found)) return unrecognised ?? unauthorized
+  const { credential } = found.value
+  return (guard.scopeFirst ? checkScope(credential, guard.scope) : undefined) ??
+    checkExpiry(credential, now) ??
+    checkIp(credential, ip) ??
+    (guard.scopeFirst ? undefined : checkScope(credential, guard.scope))
+}
 
 /** The client application a partner names: `?application=` on reads, `application` (or `service`) in the body. */
 export const partnerApplicationRef = (req: ApiRequest): string | undefined => {
@@ -99,26 +122,32 @@ export const partnerApplicationRef = (req: ApiRequest): string | undefined => {
   return typeof ref === "string" && ref !== "" ? ref : undefined
 }
 
-/** Step 2b: a partner key names one of its client applications. */
-const resolvePartnerApplication = (ctx: CredentialContext, req: ApiRequest) =>
-  Effect.gen(function* () {
-    const ref = partnerApplicationRef(req)
-    if (ref === undefined) return yield* new ServiceRequired({})
-    const found = yield* (yield* ApplicationsRepo).findInAccount(ctx.account.id, ref)
-    if (Option.isNone(found)) return yield* new ServiceNotFound({})
-    return found.value
-  })
-
 const usableStatuses = (mode: KeyMode): ReadonlyArray<Application["status"]> =>
   isSandboxMode(mode) ? ["pending", "active"] : ["active"]
 
 /** Step 3: the account is active and the application may be used with this key mode. */
-const checkState = (account: Account, application: Application | null, mode: KeyMode | null) => {
-  if (account.status !== "active") return Effect.fail(new AccountNotActive({}))
+const checkState = (account: Account, application: Application | null, mode: KeyMode | null): Refusal | undefined => {
+  if (account.status !== "active") return new AccountNotActive({})
   if (application !== null && mode !== null && !usableStatuses(mode).includes(application.status)) {
-    return Effect.fail(new AccountNotActive({}))
+    return new AccountNotActive({})
   }
-  return Effect.void
+  return undefined
+}
+
+/** Step 3 once the application is known: the principal, or the refusal. */
+const admit = (
+  credential: Credential,
+  account: Account,
+  application: Application | null,
+): Effect.Effect<Principal, Refusal> => {
+  if (credential.kind === "account_token" || credential.mode === null) {
+    const refused = checkState(account, null, null)
+    return refused ? Effect.fail(refused) : Effect.succeed({ _tag: "Account", credential, account })
+  }
+  if (application === null) return Effect.fail(unauthorized)
+  const mode = credential.mode
+  const refused = checkState(account, application, mode)
+  return refused ? Effect.fail(refused) : Effect.succeed({ _tag: "Key", credential, account, application, mode })
 }
 
 /**
@@ -140,33 +169,53 @@ const hashCredential = (secrets: Secrets["Type"], presented: string): string => 
   return hash
 }
 
+type AuthorizeServices = Secrets | CredentialsRepo | ApplicationsRepo
+
+/** Every refusal of steps 1 to 3. */
+export type AuthorizeError = TooManyRequests | Refusal | ServiceRequired | ServiceNotFound
+
 /**
- * Runs steps 1 to 3 for a request; answers who is calling, for which application.
- * Untraced (no span): it runs on every request, and an `Effect.fn` span costs a captured stack per call
- * and two formatted stacks per failure, several times the rest of the check (bench/http.ts).
+ * Runs steps 1 to 3 for a request; answers who is calling, for which application:
+ *
+ *   1. rate limit (per presented credential, before anything is looked up),
+ *   2. key recognised, expiry, IP allowlist, scope,
+ *   2b. a partner key's `application`: `service_required`, `service_not_found`,
+ *   3. account and application state.
+ *
+ * It runs on every keyed request, so it takes the store's one answer (the rate window's count and the
+ * credential) with plain combinators and judges the rest with the plain functions above: no generator
+ * and no span (an `Effect.fn` span costs more than the whole check; bench/dispatch.ts).
  */
-export const authorize = Effect.fnUntraced(function* (req: ApiRequest, guard: Guard) {
+export const authorize = (req: ApiRequest, guard: Guard): Effect.Effect<Principal, AuthorizeError, AuthorizeServices> => {
   const presented = presentedCredential(req)
-  if (presented === undefined) return yield* unauthorized
-  const secrets = yield* Secrets
-  const hash = hashCredential(secrets, presented)
-  yield* enforceRateLimit(hash)
-
-  const ctx = yield* recognise(yield* (yield* CredentialsRepo).findByHash(hash), guard.audience)
-  const { account, credential } = ctx
-  const now = yield* Clock.currentTimeMillis
-  if (guard.scopeFirst) yield* checkScope(credential, guard.scope)
-  yield* checkExpiry(credential, now)
-  yield* checkIp(credential, req.ip)
-  if (!guard.scopeFirst) yield* checkScope(credential, guard.scope)
-
-  if (credential.kind === "account_token" || credential.mode === null) {
-    yield* checkState(account, null, null)
-    return { _tag: "Account", credential, account } satisfies AccountPrincipal as Principal
-  }
-  const mode = credential.mode
-  const application = isPartnerMode(mode) ? yield* resolvePartnerApplication(ctx, req) : ctx.application
-  if (application === null) return yield* unauthorized
-  yield* checkState(account, application, mode)
-  return { _tag: "Key", credential, account, application, mode } satisfies KeyPrincipal as Principal
-})
+  if (presented === undefined) return Effect.fail(unauthorized)
+  return Effect.contextWithEffect((services: Context.Context<AuthorizeServices>) => {
+    const hash = hashCredential(Context.get(services, Secrets), presented)
+    return Effect.clockWith((clock) => {
+      const now = clock.unsafeCurrentTimeMillis()
+      return Effect.flatMap(
+        Context.get(services, CredentialsRepo).present(hash, windowStart(now)),
+        ({ count, found }): Effect.Effect<Principal, AuthorizeError> => {
+          // 1. The rate limit, counted before the key is even known.
+          if (count > RateLimit.requests) return Effect.fail(tooManyRequests(now))
+          // 2. The key: recognised, expiry, IP allowlist, scope.
+          const refused = judgeKey(found, guard, now, req.ip)
+          if (refused !== undefined || Option.isNone(found)) return Effect.fail(refused ?? unauthorized)
+          const { account, credential, application } = found.value
+          // 3. Account and application state.
+          if (credential.kind === "account_token" || credential.mode === null || !isPartnerMode(credential.mode)) {
+            return admit(credential, account, application)
+          }
+          // 2b. A partner key names its client application, then 3.
+          const ref = partnerApplicationRef(req)
+          if (ref === undefined) return Effect.fail(new ServiceRequired({}))
+          return Effect.flatMap(
+            Context.get(services, ApplicationsRepo).findInAccount(account.id, ref),
+            (named): Effect.Effect<Principal, AuthorizeError> =>
+              Option.isNone(named) ? Effect.fail(new ServiceNotFound({})) : admit(credential, account, named.value),
+          )
+        },
+      )
+    })
+  })
+}

@@ -11,8 +11,21 @@ export interface CredentialContext {
   readonly application: Application | null
 }
 
+/** One request presenting a credential: the count of its rate window with this request, and what it names. */
+export interface Presentation {
+  readonly count: number
+  readonly found: Option.Option<CredentialContext>
+}
+
 export class CredentialsRepo extends Context.Tag("ports/CredentialsRepo")<CredentialsRepo, {
   readonly insert: (credential: Credential) => Effect.Effect<void>
   readonly findByHash: (hash: string) => Effect.Effect<Option.Option<CredentialContext>>
+  /**
+   * Steps 1 and 2 of every keyed request in one look-up: counts the request in the window of 60 s
+   * starting at `windowStart` for the presented credential's hash (known or not), and reads the
+   * credential as `findByHash` does. Called outside any transaction, so the count commits on its own
+   * and stands whatever the request then does.
+   */
+  readonly present: (hash: string, windowStart: Millis) => Effect.Effect<Presentation>
   readonly revoke: (id: KeyId, at: Millis) => Effect.Effect<Option.Option<Credential>>
 }>() {}

@@ -1,9 +1,8 @@
 import { Context, type Effect } from "effect"
 import type { Millis } from "../../core/shared/brands.ts"
 
+/** Rate-limit windows: counted by `CredentialsRepo.present`, pruned here. */
 export class RateLimitRepo extends Context.Tag("ports/RateLimitRepo")<RateLimitRepo, {
-  /** Counts one request in the credential's window starting at `windowStart`; answers the count so far. */
-  readonly hit: (credentialHash: string, windowStart: Millis) => Effect.Effect<number>
   /** Drops windows that ended before `before`. */
   readonly prune: (before: Millis) => Effect.Effect<void>
 }>() {}

@@ -83,6 +83,42 @@ export const accountsContract = (it: It) => {
       assert.isTrue(isDefect(yield* Effect.exit(credentials.insert({ ...key, id: uuid() as KeyId }))))
     }))
 
+  it.effect("credentials: present counts the request in the hash's window and reads what findByHash reads", () =>
+    Effect.gen(function* () {
+      const accounts = yield* AccountsRepo
+      const apps = yield* ApplicationsRepo
+      const credentials = yield* CredentialsRepo
+      const a = account()
+      const app = application(a.id)
+      yield* accounts.insert(a)
+      yield* apps.insert(app)
+      const key = credential(a.id, app.id)
+      const partner = credential(a.id, null, { mode: "partner", access: "full", ipAllowlist: [] })
+      const orphan = credential(uuid() as typeof a.id, null)
+      yield* Effect.forEach([key, partner, orphan], credentials.insert)
+      assert.deepStrictEqual(
+        yield* credentials.present(key.hash, 60_000),
+        { count: 1, found: Option.some({ credential: key, account: a, application: app }) },
+      )
+      assert.deepStrictEqual(
+        yield* credentials.present(key.hash, 60_000),
+        { count: 2, found: Option.some({ credential: key, account: a, application: app }) },
+      )
+      assert.deepStrictEqual(yield* credentials.present(key.hash, 120_000), {
+        count: 1,
+        found: Option.some({ credential: key, account: a, application: app }),
+      })
+      assert.deepStrictEqual(
+        yield* credentials.present(partner.hash, 60_000),
+        { count: 1, found: Option.some({ credential: partner, account: a, application: null }) },
+      )
+      // Unknown credentials and credentials without an account are counted all the same, and name nothing.
+      const unknown = `unknown-${uuid()}`
+      assert.deepStrictEqual(yield* credentials.present(unknown, 60_000), { count: 1, found: Option.none() })
+      assert.deepStrictEqual(yield* credentials.present(unknown, 60_000), { count: 2, found: Option.none() })
+      assert.deepStrictEqual(yield* credentials.present(orphan.hash, 60_000), { count: 1, found: Option.none() })
+    }))
+
   it.effect("credentials: revoke stamps once and answers the credential; unknown ids answer none", () =>
     Effect.gen(function* () {
       const accounts = yield* AccountsRepo

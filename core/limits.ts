@@ -11,6 +11,11 @@ export const RateLimit = {
   windowMs: 60_000,
 } as const
 
+export const Http = {
+  /** Request bodies larger than this are refused (`400 invalid_request`) before they are read whole. */
+  maxBodyBytes: 1024 * 1024,
+} as const
+
 export const Idempotency = {
   maxKeyLength: 128,
   ttlMs: 24 * 60 * 60_000,

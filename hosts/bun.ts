@@ -4,13 +4,13 @@ import { banner, boot, hostname } from "./start.ts"
 declare const Bun: any
 
 const started = await boot()
-const { fetch } = started.platform
+const { serve } = started.platform
 
 const server = Bun.serve({
   port: started.settings.port,
   hostname: hostname(),
   fetch: (request: Request, srv: { requestIP: (r: Request) => { address: string } | null }) =>
-    fetch(request, srv.requestIP(request)?.address),
+    serve(request, srv.requestIP(request)?.address),
 })
 for (const line of banner(started, server.port)) console.log(line)
 

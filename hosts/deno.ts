@@ -7,7 +7,7 @@ import { banner, boot, hostname } from "./start.ts"
 declare const Deno: any
 
 const started = await boot()
-const { fetch } = started.platform
+const { serve } = started.platform
 
 const server = Deno.serve(
   {
@@ -17,7 +17,7 @@ const server = Deno.serve(
       for (const line of banner(started, port)) console.log(line)
     },
   },
-  (request: Request, info: { remoteAddr: { hostname: string } }) => fetch(request, info.remoteAddr.hostname),
+  (request: Request, info: { remoteAddr: { hostname: string } }) => serve(request, info.remoteAddr.hostname),
 )
 
 let stopping = false

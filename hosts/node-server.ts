@@ -1,10 +1,11 @@
 /** node:http straight into the shared dispatcher; used by the Node host, tests and benchmarks. */
 import { randomUUID } from "node:crypto"
-import { createServer, type IncomingMessage, type Server } from "node:http"
-import type { Dispatch } from "../adapters/http/dispatcher.ts"
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import type { Dispatch, PlainResponse } from "../adapters/http/dispatcher.ts"
+import { bodyTooLarge } from "../adapters/http/respond.ts"
+import { Http } from "../core/limits.ts"
 
-/** Bodies larger than this are refused before they are read whole. */
-export const maxBodyBytes = 1024 * 1024
+const maxBodyBytes = Http.maxBodyBytes
 
 class BodyTooLarge extends Error {}
 
@@ -26,19 +27,14 @@ const readBody = (req: IncomingMessage): Promise<string> =>
 
 const invalidRequest = (message: string) => JSON.stringify({ error: "invalid_request", message })
 
+const write = (res: ServerResponse, answer: PlainResponse) => {
+  res.writeHead(answer.status, answer.headers)
+  res.end(answer.body)
+}
+
 export const nodeServer = (dispatch: Dispatch): Server => {
-  const server = createServer(async (req, res) => {
-    let body = ""
-    if (req.method !== "GET" && req.method !== "HEAD") {
-      try {
-        body = await readBody(req)
-      } catch {
-        res.writeHead(400, { "content-type": "application/json", "x-request-id": randomUUID(), connection: "close" })
-        res.end(invalidRequest(`The body is larger than ${maxBodyBytes} bytes.`))
-        return
-      }
-    }
-    const answer = await dispatch({
+  const answer = (req: IncomingMessage, res: ServerResponse, body: string) => {
+    const answered = dispatch({
       method: req.method ?? "GET",
       url: req.url ?? "/",
       headers: (name) => {
@@ -48,8 +44,21 @@ export const nodeServer = (dispatch: Dispatch): Server => {
       body,
       ip: req.socket.remoteAddress,
     })
-    res.writeHead(answer.status, answer.headers)
-    res.end(answer.body)
+    // Most answers are ready at once: written without a promise.
+    if (answered instanceof Promise) answered.then((a) => write(res, a))
+    else write(res, answered)
+  }
+  const server = createServer((req, res) => {
+    if (req.method === "GET" || req.method === "HEAD") return answer(req, res, "")
+    readBody(req).then(
+      (body) => answer(req, res, body),
+      () => {
+        // An oversized body was drained, not kept; the connection closes after the answer.
+        const refused = bodyTooLarge(randomUUID())
+        res.writeHead(refused.status, { ...refused.headers, connection: "close" })
+        res.end(refused.body)
+      },
+    )
   })
   server.keepAliveTimeout = 65_000
   // A request Node's parser refuses still gets a JSON error with a request id.

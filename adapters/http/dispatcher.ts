@@ -21,7 +21,12 @@ export interface PlainRequest {
 
 export type { PlainResponse }
 
-export type Dispatch = (req: PlainRequest) => Promise<PlainResponse>
+/**
+ * Answers a request. The answer is a plain value when the request never suspended (the whole request
+ * on the memory store, and every refusal before the store is read), a promise otherwise: hosts write a
+ * plain answer at once, without a promise and a microtask hop (`await` takes either).
+ */
+export type Dispatch = (req: PlainRequest) => PlainResponse | Promise<PlainResponse>
 
 const publicRoutes: ReadonlyArray<Route<never>> = [
   { method: "GET", path: "/healthz", handler: () => Effect.succeed({ status: 200, body: { status: "ok" } }) },
@@ -54,24 +59,40 @@ export const makeDispatcher = <R, ER>(
   const logDefect = (requestId: string) => (cause: Cause.Cause<unknown>) =>
     console.error(`[${requestId}] internal_error\n${Cause.pretty(cause)}`)
 
-  return async (plain) => {
+  /** The query string is parsed only when a route reads it. */
+  const lazyQuery = (search: string): { readonly query: URLSearchParams } => {
+    let parsed: URLSearchParams | undefined
+    return {
+      get query() {
+        return parsed ??= new URLSearchParams(search)
+      },
+    }
+  }
+
+  return (plain) => {
     const requestId = randomUUID()
     try {
       const q = plain.url.indexOf("?")
       const path = canonicalPath(q === -1 ? plain.url : plain.url.slice(0, q))
       const matched = router.match(plain.method, path)
       if (matched === undefined) return apiError(notFound, requestId)
-      const req: ApiRequest = {
+      const req: ApiRequest = Object.assign(lazyQuery(q === -1 ? "" : plain.url.slice(q + 1)), {
         method: plain.method,
         path,
-        query: new URLSearchParams(q === -1 ? "" : plain.url.slice(q + 1)),
         header: plain.headers,
         body: plain.body,
         ip: plain.ip,
         requestId,
-      }
-      const exit = await run(matched.handler.handler(req, matched.params) as Effect.Effect<ApiAnswer, unknown, R>)
-      return fromExit(exit, requestId, logDefect(requestId), matched.handler.console === true)
+      })
+      const render = (exit: Exit.Exit<ApiAnswer, unknown>) =>
+        fromExit(exit, requestId, logDefect(requestId), matched.handler.console === true)
+      const exit = run(matched.handler.handler(req, matched.params) as Effect.Effect<ApiAnswer, unknown, R>)
+      return exit instanceof Promise
+        ? exit.then(render, (e) => {
+          logDefect(requestId)(Cause.die(e))
+          return internalError(requestId)
+        })
+        : render(exit)
     } catch (e) {
       logDefect(requestId)(Cause.die(e))
       return internalError(requestId)

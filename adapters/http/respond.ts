@@ -1,6 +1,15 @@
 /** Rendering answers and catalogue errors into plain responses. */
 import { Cause, Exit, Option } from "effect"
-import { type ApiError, errorBody, errorHeaders, HttpStatus, InternalError, isApiError } from "../../core/errors.ts"
+import {
+  type ApiError,
+  errorBody,
+  errorHeaders,
+  HttpStatus,
+  InternalError,
+  InvalidRequest,
+  isApiError,
+} from "../../core/errors.ts"
+import { Http } from "../../core/limits.ts"
 import type { ApiAnswer } from "../../core/pipeline/request.ts"
 
 export interface PlainResponse {
@@ -29,6 +38,13 @@ const defaultMessage = (code: string) =>
     : code === "unauthorized"
     ? "A valid token is required."
     : code.replaceAll("_", " ")
+
+/** A body over `Http.maxBodyBytes`, refused by every host before it is read whole. */
+export const bodyTooLarge = (requestId: string) =>
+  apiError(
+    new InvalidRequest({ message: `The body is larger than ${Http.maxBodyBytes} bytes.` }),
+    requestId,
+  )
 
 export const internalError = (requestId: string) => apiError(new InternalError({ request_id: requestId }), requestId)
 

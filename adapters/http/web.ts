@@ -1,19 +1,86 @@
 /** The web-standard handler `(Request) => Promise<Response>` over the shared dispatcher. */
-import type { Dispatch } from "./dispatcher.ts"
+import { randomUUID } from "node:crypto"
+import { Http } from "../../core/limits.ts"
+import type { Dispatch, PlainResponse } from "./dispatcher.ts"
+import { bodyTooLarge } from "./respond.ts"
 
-export const webHandler =
-  (dispatch: Dispatch, options: { readonly prefix?: string } = {}) =>
-  async (request: Request, ip?: string): Promise<Response> => {
-    const url = new URL(request.url)
-    let path = url.pathname
-    if (options.prefix && path.startsWith(options.prefix)) path = path.slice(options.prefix.length) || "/"
-    const body = request.method === "GET" || request.method === "HEAD" ? "" : await request.text()
-    const res = await dispatch({
+export interface WebHandlerOptions {
+  /** A path prefix the host app mounts the platform under (`/messaging`): stripped before routing. */
+  readonly prefix?: string
+}
+
+/** Path and query of an absolute request URL (`http://host:port/path?query`), without building a URL. */
+const pathAndQuery = (url: string): string => {
+  const scheme = url.indexOf("://")
+  const slash = scheme === -1 ? url.indexOf("/") : url.indexOf("/", scheme + 3)
+  if (slash !== -1) return url.slice(slash)
+  const q = url.indexOf("?", scheme === -1 ? 0 : scheme + 3)
+  return q === -1 ? "/" : `/${url.slice(q)}`
+}
+
+/** The body as text, or undefined past `Http.maxBodyBytes` (then the rest is not read). */
+const readBody = async (request: Request): Promise<string | undefined> => {
+  const declared = Number(request.headers.get("content-length"))
+  if (declared > Http.maxBodyBytes) return undefined
+  if (request.body === null) return ""
+  const reader = request.body.getReader()
+  const chunks: Array<Uint8Array> = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > Http.maxBodyBytes) {
+      await reader.cancel()
+      return undefined
+    }
+    chunks.push(value)
+  }
+  if (chunks.length === 1) return new TextDecoder().decode(chunks[0])
+  const whole = new Uint8Array(size)
+  let at = 0
+  for (const c of chunks) {
+    whole.set(c, at)
+    at += c.byteLength
+  }
+  return new TextDecoder().decode(whole)
+}
+
+const toResponse = (res: PlainResponse) => new Response(res.body, { status: res.status, headers: res.headers })
+
+/**
+ * The handler the Deno and Bun hosts give their servers: a Response at once when the dispatcher answered
+ * at once (both servers take a Response or a promise of one), a promise otherwise.
+ */
+export const directWebHandler = (dispatch: Dispatch, options: WebHandlerOptions = {}) => {
+  const prefix = options.prefix
+  const unprefix = (url: string) => {
+    if (!prefix || !url.startsWith(prefix)) return url
+    const rest = url.slice(prefix.length)
+    return rest === "" || rest.startsWith("?") ? `/${rest}` : rest.startsWith("/") ? rest : url
+  }
+  const answer = (request: Request, url: string, body: string, ip: string | undefined) => {
+    const res = dispatch({
       method: request.method,
-      url: path + url.search,
+      url,
       headers: (name) => request.headers.get(name) ?? undefined,
       body,
       ip: ip ?? request.headers.get("x-forwarded-for")?.split(",")[0]?.trim(),
     })
-    return new Response(res.body, { status: res.status, headers: res.headers })
+    return res instanceof Promise ? res.then(toResponse) : toResponse(res)
   }
+  return (request: Request, ip?: string): Response | Promise<Response> => {
+    const url = unprefix(pathAndQuery(request.url))
+    return request.method === "GET" || request.method === "HEAD"
+      ? answer(request, url, "", ip)
+      : readBody(request).then((body) =>
+        body === undefined ? toResponse(bodyTooLarge(randomUUID())) : answer(request, url, body, ip)
+      )
+  }
+}
+
+/** The embeddable web handler: `(Request) => Promise<Response>`. */
+export const webHandler = (dispatch: Dispatch, options: WebHandlerOptions = {}) => {
+  const direct = directWebHandler(dispatch, options)
+  return async (request: Request, ip?: string): Promise<Response> => direct(request, ip)
+}

@@ -105,6 +105,20 @@ describe.each(hostNames.map((h) => [h] as [HostName]))("the %s host as a process
     expect(wrong.status).toBe(401)
   })
 
+  it("a body over 1 MiB is refused with 400 invalid_request and a request id, before it is read whole", async () => {
+    const res = await fetch(`${p.baseUrl}/v1/verify/start`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${p.banner.demoLiveKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ to: "0551234567", pad: "x".repeat(1024 * 1024) }),
+    })
+    expect(res.status).toBe(400)
+    expect(res.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/)
+    expect(await res.json()).toEqual({ error: "invalid_request", message: "The body is larger than 1048576 bytes." })
+    // A body just under the limit is read and judged as usual.
+    const under = await call("POST", "/v1/verify/start", { key: p.banner.demoLiveKey, body: { to: "1", pad: "x".repeat(1000) } })
+    expect(under.status).toBe(422)
+  })
+
   it("SIGTERM stops the process with exit code 0 within a few seconds", async () => {
     p.child.kill("SIGTERM")
     const code = await Promise.race([

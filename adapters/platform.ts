@@ -69,13 +69,15 @@ export const platformLayer = (settings: Settings) => {
 
 export type PlatformServices = Layer.Layer.Success<ReturnType<typeof platformLayer>>
 
-export const routes = (settings: Settings): ReadonlyArray<Route<PlatformServices>> => [
-  ...verifyRoutes,
-  ...accountRoutes,
-  ...consoleRoutes,
-  ...webhookRoutes,
-  ...simulatorRoutes(settings),
-]
+/** The route table, built once in the platform's runtime (some routes hold their services from the start). */
+export const routes = (settings: Settings): Effect.Effect<ReadonlyArray<Route<PlatformServices>>, never, PlatformServices> =>
+  Effect.map(Effect.all([verifyRoutes, accountRoutes]), ([verify, account]) => [
+    ...verify,
+    ...account,
+    ...consoleRoutes,
+    ...webhookRoutes,
+    ...simulatorRoutes(settings),
+  ])
 
 export interface Platform {
   readonly dispatch: Dispatch
@@ -107,7 +109,7 @@ export const makePlatform = async (settings: Settings, options: PlatformOptions 
     : await runtime.runPromise(seedDemo)
   const loop = options.jobs === false ? undefined : runtime.runFork(Effect.flatMap(Jobs, () => jobLoop()))
   const webhookLoop = options.jobs === false ? undefined : runtime.runFork(jobLoopOf(WebhookJob, "200 millis"))
-  const dispatch = makeDispatcher(runtime, routes(settings))
+  const dispatch = makeDispatcher(runtime, await runtime.runPromise(routes(settings)))
   return {
     dispatch,
     fetch: webHandler(dispatch),

@@ -7,7 +7,7 @@ import { ok } from "../../core/pipeline/request.ts"
 import { type ApplicationId, Uuid } from "../../core/shared/brands.ts"
 import { readWallet } from "../../core/wallet/read.ts"
 import { ApplicationsRepo } from "../../ports/store/accounts.ts"
-import { accountOperation, requireJson, type Route } from "./operation.ts"
+import { makeOperations, requireJson, type Route } from "./operation.ts"
 
 const isUuid = Schema.is(Uuid)
 
@@ -19,11 +19,11 @@ const ownApplication = (accountId: string, id: string) =>
     return found.value
   })
 
-export const accountRoutes: ReadonlyArray<Route<any>> = [
+export const accountRoutes = Effect.map(makeOperations, (operation): ReadonlyArray<Route<any>> => [
   {
     method: "POST",
     path: "/v1/applications/:application/unpause",
-    handler: accountOperation((p, req, params) =>
+    handler: operation.account((p, req, params) =>
       Effect.gen(function* () {
         yield* requireJson(req)
         const app = yield* ownApplication(p.account.id, params.application)
@@ -34,6 +34,6 @@ export const accountRoutes: ReadonlyArray<Route<any>> = [
   {
     method: "GET",
     path: "/v1/account/wallet",
-    handler: accountOperation((p) => Effect.map(readWallet(p.account.id), (wallet) => ok({ data: wallet }))),
+    handler: operation.account((p) => Effect.map(readWallet(p.account.id), (wallet) => ok({ data: wallet }))),
   },
-]
+])

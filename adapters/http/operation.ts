@@ -1,10 +1,17 @@
 /** How each kind of route runs the order of checks before its handler. */
 import { Effect } from "effect"
 import { InvalidJson, Unauthorized } from "../../core/errors.ts"
-import { type AccountPrincipal, authorize, type Guard, type KeyPrincipal } from "../../core/pipeline/authenticate.ts"
+import {
+  type AccountPrincipal,
+  type AuthorizeServices,
+  type Guard,
+  type KeyPrincipal,
+  makeAuthorize,
+} from "../../core/pipeline/authenticate.ts"
 import { withIdempotency } from "../../core/pipeline/idempotency.ts"
 import { type ApiAnswer, type ApiRequest, type Json, jsonObject } from "../../core/pipeline/request.ts"
 import { Secrets } from "../../ports/secrets.ts"
+import type { IdempotencyRepo } from "../../ports/store/http.ts"
 import { PlatformConfig } from "../config.ts"
 import type { Params } from "./router.ts"
 
@@ -24,32 +31,40 @@ export const requireJson = (req: ApiRequest): Effect.Effect<Json, InvalidJson> =
   return body === undefined ? Effect.fail(new InvalidJson({})) : Effect.succeed(body)
 }
 
-/** A key-authenticated operation: steps 1 to 3, idempotency for writes, then the handler. */
-export const keyOperation = <R>(
-  guard: Guard,
-  handler: (p: KeyPrincipal, req: ApiRequest, params: Params) => Effect.Effect<ApiAnswer, unknown, R>,
-): Handler<any> =>
-(req, params) =>
-  Effect.flatMap(
-    authorize(req, guard),
-    (p) =>
-      p._tag === "Key"
-        ? withIdempotency(req, p.credential.id, handler(p, req, params))
-        : Effect.fail(new Unauthorized({})),
-  )
+type KeyHandler<R> = (p: KeyPrincipal, req: ApiRequest, params: Params) => Effect.Effect<ApiAnswer, unknown, R>
+type AccountHandler<R> = (p: AccountPrincipal, req: ApiRequest, params: Params) => Effect.Effect<ApiAnswer, unknown, R>
 
-/** An account-API operation (account token). */
-export const accountOperation = <R>(
-  handler: (p: AccountPrincipal, req: ApiRequest, params: Params) => Effect.Effect<ApiAnswer, unknown, R>,
-): Handler<any> =>
-(req, params) =>
-  Effect.flatMap(
-    authorize(req, { audience: "account_token" }),
-    (p) =>
-      p._tag === "Account"
-        ? withIdempotency(req, p.credential.id, handler(p, req, params))
-        : Effect.fail(new Unauthorized({})),
-  )
+/** How key- and token-authenticated routes run: steps 1 to 3, idempotency for writes, then the handler. */
+export interface Operations {
+  /** A key-authenticated operation. */
+  readonly key: <R>(guard: Guard, handler: KeyHandler<R>) => Handler<R | Secrets | IdempotencyRepo>
+  /** An account-API operation (account token). */
+  readonly account: <R>(handler: AccountHandler<R>) => Handler<R | Secrets | IdempotencyRepo>
+}
+
+const unauthorized = new Unauthorized({})
+const accountGuard: Guard = { audience: "account_token" }
+
+/** Built once when the route table is: the order of checks then holds its services from the start. */
+export const makeOperations: Effect.Effect<Operations, never, AuthorizeServices> = Effect.map(
+  makeAuthorize,
+  (authorize): Operations => ({
+    key: (guard, handler) => (req, params) =>
+      Effect.flatMap(
+        authorize(req, guard),
+        (p) =>
+          p._tag === "Key" ? withIdempotency(req, p.credential.id, handler(p, req, params)) : Effect.fail(unauthorized),
+      ),
+    account: (handler) => (req, params) =>
+      Effect.flatMap(
+        authorize(req, accountGuard),
+        (p) =>
+          p._tag === "Account"
+            ? withIdempotency(req, p.credential.id, handler(p, req, params))
+            : Effect.fail(unauthorized),
+      ),
+  }),
+)
 
 /** A console route under `/console/v1`. */
 export const consoleRoute = (

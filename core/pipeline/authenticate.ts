@@ -3,7 +3,7 @@
  * rate limit; key recognised, expiry, IP allowlist, scope; partner `application` resolution;
  * account and application state.
  */
-import { Context, Effect, Option } from "effect"
+import { Effect, Option } from "effect"
 import { ApplicationsRepo } from "../../ports/store/accounts.ts"
 import { type CredentialContext, CredentialsRepo } from "../../ports/store/credentials.ts"
 import { Secrets } from "../../ports/secrets.ts"
@@ -169,53 +169,60 @@ const hashCredential = (secrets: Secrets["Type"], presented: string): string => 
   return hash
 }
 
-type AuthorizeServices = Secrets | CredentialsRepo | ApplicationsRepo
+export type AuthorizeServices = Secrets | CredentialsRepo | ApplicationsRepo
 
 /** Every refusal of steps 1 to 3. */
 export type AuthorizeError = TooManyRequests | Refusal | ServiceRequired | ServiceNotFound
 
+export type Authorize = (req: ApiRequest, guard: Guard) => Effect.Effect<Principal, AuthorizeError>
+
 /**
- * Runs steps 1 to 3 for a request; answers who is calling, for which application:
+ * Builds, once, the function that runs steps 1 to 3 for a request and answers who is calling, for which
+ * application:
  *
  *   1. rate limit (per presented credential, before anything is looked up),
  *   2. key recognised, expiry, IP allowlist, scope,
  *   2b. a partner key's `application`: `service_required`, `service_not_found`,
  *   3. account and application state.
  *
- * It runs on every keyed request, so it takes the store's one answer (the rate window's count and the
- * credential) with plain combinators and judges the rest with the plain functions above: no generator
- * and no span (an `Effect.fn` span costs more than the whole check; bench/dispatch.ts).
+ * It runs on every keyed request, so it holds its services and the clock from the start, takes the
+ * store's one answer (the rate window's count and the credential) with plain combinators, and judges
+ * the rest with the plain functions above: no generator and no span (an `Effect.fn` span costs more
+ * than the whole check; bench/dispatch.ts).
  */
-export const authorize = (req: ApiRequest, guard: Guard): Effect.Effect<Principal, AuthorizeError, AuthorizeServices> => {
-  const presented = presentedCredential(req)
-  if (presented === undefined) return Effect.fail(unauthorized)
-  return Effect.contextWithEffect((services: Context.Context<AuthorizeServices>) => {
-    const hash = hashCredential(Context.get(services, Secrets), presented)
-    return Effect.clockWith((clock) => {
-      const now = clock.unsafeCurrentTimeMillis()
-      return Effect.flatMap(
-        Context.get(services, CredentialsRepo).present(hash, windowStart(now)),
-        ({ count, found }): Effect.Effect<Principal, AuthorizeError> => {
-          // 1. The rate limit, counted before the key is even known.
-          if (count > RateLimit.requests) return Effect.fail(tooManyRequests(now))
-          // 2. The key: recognised, expiry, IP allowlist, scope.
-          const refused = judgeKey(found, guard, now, req.ip)
-          if (refused !== undefined || Option.isNone(found)) return Effect.fail(refused ?? unauthorized)
-          const { account, credential, application } = found.value
-          // 3. Account and application state.
-          if (credential.kind === "account_token" || credential.mode === null || !isPartnerMode(credential.mode)) {
-            return admit(credential, account, application)
-          }
-          // 2b. A partner key names its client application, then 3.
-          const ref = partnerApplicationRef(req)
-          if (ref === undefined) return Effect.fail(new ServiceRequired({}))
-          return Effect.flatMap(
-            Context.get(services, ApplicationsRepo).findInAccount(account.id, ref),
-            (named): Effect.Effect<Principal, AuthorizeError> =>
-              Option.isNone(named) ? Effect.fail(new ServiceNotFound({})) : admit(credential, account, named.value),
-          )
-        },
-      )
-    })
-  })
-}
+export const makeAuthorize: Effect.Effect<Authorize, never, AuthorizeServices> = Effect.map(
+  Effect.all([Secrets, CredentialsRepo, ApplicationsRepo, Effect.clock]),
+  ([secrets, credentials, applications, clock]) => (req, guard) => {
+    const presented = presentedCredential(req)
+    if (presented === undefined) return Effect.fail(unauthorized)
+    const hash = hashCredential(secrets, presented)
+    const now = clock.unsafeCurrentTimeMillis()
+    return Effect.flatMap(
+      credentials.present(hash, windowStart(now)),
+      ({ count, found }): Effect.Effect<Principal, AuthorizeError> => {
+        // 1. The rate limit, counted before the key is even known.
+        if (count > RateLimit.requests) return Effect.fail(tooManyRequests(now))
+        // 2. The key: recognised, expiry, IP allowlist, scope.
+        const refused = judgeKey(found, guard, now, req.ip)
+        if (refused !== undefined || Option.isNone(found)) return Effect.fail(refused ?? unauthorized)
+        const { account, credential, application } = found.value
+        // 3. Account and application state.
+        if (credential.kind === "account_token" || credential.mode === null || !isPartnerMode(credential.mode)) {
+          return admit(credential, account, application)
+        }
+        // 2b. A partner key names its client application, then 3.
+        const ref = partnerApplicationRef(req)
+        if (ref === undefined) return Effect.fail(new ServiceRequired({}))
+        return Effect.flatMap(
+          applications.findInAccount(account.id, ref),
+          (named): Effect.Effect<Principal, AuthorizeError> =>
+            Option.isNone(named) ? Effect.fail(new ServiceNotFound({})) : admit(credential, account, named.value),
+        )
+      },
+    )
+  },
+)
+
+/** Steps 1 to 3 for one request (the HTTP edge builds `makeAuthorize` once instead). */
+export const authorize = (req: ApiRequest, guard: Guard): Effect.Effect<Principal, AuthorizeError, AuthorizeServices> =>
+  Effect.flatMap(makeAuthorize, (run) => run(req, guard))

@@ -42,6 +42,8 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
     const outbox = yield* OutboxRepo
     const secrets = yield* Secrets
     const sms = yield* SmsGateway
+    /** The platform's clock, held for the hot read (the other use cases read `Clock` as they run). */
+    const clock = yield* Effect.clock
 
     const settingsOf = (application: Application) =>
       settingsRepo.get(application.id).pipe(Effect.map(Option.getOrElse(() => defaultSettings)))
@@ -276,11 +278,9 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
       return Effect.flatMap(verifications.get(id as VerificationId), (found) => {
         if (Option.isNone(found) || found.value.applicationId !== p.application.id) return Effect.fail(notFound)
         const v = found.value
-        return Effect.clockWith((clock) =>
-          hasExpired(v, clock.unsafeCurrentTimeMillis())
-            ? run(p, id, { _tag: "Read" })
-            : Effect.succeed(verificationJson(v))
-        )
+        return hasExpired(v, clock.unsafeCurrentTimeMillis())
+          ? run(p, id, { _tag: "Read" })
+          : Effect.succeed(verificationJson(v))
       })
     }
 

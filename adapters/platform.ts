@@ -70,7 +70,9 @@ export const platformLayer = (settings: Settings) => {
 export type PlatformServices = Layer.Layer.Success<ReturnType<typeof platformLayer>>
 
 /** The route table, built once in the platform's runtime (some routes hold their services from the start). */
-export const routes = (settings: Settings): Effect.Effect<ReadonlyArray<Route<PlatformServices>>, never, PlatformServices> =>
+export const routes = (
+  settings: Settings,
+): Effect.Effect<ReadonlyArray<Route<PlatformServices>>, never, PlatformServices> =>
   Effect.map(Effect.all([verifyRoutes, accountRoutes]), ([verify, account]) => [
     ...verify,
     ...account,

@@ -10,21 +10,21 @@ import { Schema } from "effect"
  * nothing reads their stack, and capturing one (the class chain is deep) cost about 10 µs each, more
  * than the rest of a refused request (bench/dispatch.ts). Defects keep their stacks.
  */
-const ApiErrorClass = <Self>() =>
-<Tag extends string, Fields extends Schema.Struct.Fields>(tag: Tag, fields: Fields) => {
-  const Base = Schema.TaggedError<Self>()(tag, fields)
-  return class extends (Base as new(...args: Array<any>) => object) {
-    constructor(...args: Array<any>) {
-      const limit = Error.stackTraceLimit
-      Error.stackTraceLimit = 0
-      try {
-        super(args[0], args[1])
-      } finally {
-        Error.stackTraceLimit = limit
+const ApiErrorClass =
+  <Self>() => <Tag extends string, Fields extends Schema.Struct.Fields>(tag: Tag, fields: Fields) => {
+    const Base = Schema.TaggedError<Self>()(tag, fields)
+    return class extends (Base as new (...args: Array<any>) => object) {
+      constructor(...args: Array<any>) {
+        const limit = Error.stackTraceLimit
+        Error.stackTraceLimit = 0
+        try {
+          super(args[0], args[1])
+        } finally {
+          Error.stackTraceLimit = limit
+        }
       }
-    }
-  } as unknown as typeof Base
-}
+    } as unknown as typeof Base
+  }
 
 const Message = { message: Schema.optional(Schema.String) }
 const Status = Schema.String
@@ -47,8 +47,7 @@ export class InvalidRequest extends ApiErrorClass<InvalidRequest>()("invalid_req
   fields: Schema.optional(Fields),
   errors: Schema.optional(Fields),
 }) {}
-export class InternalError
-  extends ApiErrorClass<InternalError>()("internal_error", { request_id: Schema.String }) {}
+export class InternalError extends ApiErrorClass<InternalError>()("internal_error", { request_id: Schema.String }) {}
 export class NotFound extends ApiErrorClass<NotFound>()("not_found", {}) {}
 /** `not_found` carries nothing, so one value serves every request (building an error costs a stack capture). */
 export const notFound: NotFound = new NotFound({})
@@ -91,8 +90,7 @@ export class UnsupportedTemplate extends ApiErrorClass<UnsupportedTemplate>()("u
 export class InvalidParams
   extends ApiErrorClass<InvalidParams>()("invalid_params", { ...Message, fields: Schema.optional(Fields) }) {}
 export class ConsentOptedOut extends ApiErrorClass<ConsentOptedOut>()("consent_opted_out", {}) {}
-export class TemplatesUnavailable
-  extends ApiErrorClass<TemplatesUnavailable>()("templates_unavailable", Message) {}
+export class TemplatesUnavailable extends ApiErrorClass<TemplatesUnavailable>()("templates_unavailable", Message) {}
 
 // Auto-attendant and idempotency
 export class AttendantNoDraft extends ApiErrorClass<AttendantNoDraft>()("attendant_no_draft", {}) {}
@@ -276,14 +274,25 @@ const hiddenFields: Partial<Record<ErrorCode, ReadonlyArray<string>>> = {
   insufficient_scope: ["scope"],
 }
 
+/** The body fields of each error class: its schema's fields less `_tag` and those sent as headers. */
+const bodyFieldsOf = new WeakMap<object, ReadonlyArray<string>>()
+const bodyFields = (e: ApiError): ReadonlyArray<string> => {
+  let names = bodyFieldsOf.get(e.constructor)
+  if (names === undefined) {
+    const hidden = hiddenFields[e._tag] ?? []
+    const fields = (e.constructor as unknown as { fields?: Record<string, unknown> }).fields ?? {}
+    names = Object.keys(fields).filter((k) => k !== "_tag" && !hidden.includes(k))
+    bodyFieldsOf.set(e.constructor, names)
+  }
+  return names
+}
+
 /** The wire body of an error: `{ error: code, ...extras }`, from the fields its schema declares. */
 export const errorBody = (e: ApiError): Record<string, unknown> => {
   const body: Record<string, unknown> = { error: e._tag }
-  const hidden = hiddenFields[e._tag]
-  const fields = (e.constructor as unknown as { fields?: Record<string, unknown> }).fields ?? {}
-  for (const k of Object.keys(fields)) {
+  for (const k of bodyFields(e)) {
     // Own properties only: an unset optional `message` must not read Error.prototype.message.
-    if (k === "_tag" || (hidden && hidden.includes(k)) || !Object.prototype.hasOwnProperty.call(e, k)) continue
+    if (!Object.prototype.hasOwnProperty.call(e, k)) continue
     const v = (e as unknown as Record<string, unknown>)[k]
     if (v !== undefined) body[k] = v
   }

@@ -20,7 +20,9 @@ export interface PlainResponse {
 
 const json = (status: number, body: unknown, requestId: string, extra?: Record<string, string>): PlainResponse => ({
   status,
-  headers: { "content-type": "application/json", "x-request-id": requestId, ...extra },
+  headers: extra === undefined
+    ? { "content-type": "application/json", "x-request-id": requestId }
+    : { "content-type": "application/json", "x-request-id": requestId, ...extra },
   body: JSON.stringify(body),
 })
 
@@ -56,7 +58,8 @@ export const fromExit = (
   withMessage = false,
 ): PlainResponse => {
   if (Exit.isSuccess(exit)) return answer(exit.value, requestId)
-  const failure = Cause.failureOption(exit.cause)
+  // Most failures are one expected error: read it without walking the cause.
+  const failure = exit.cause._tag === "Fail" ? Option.some(exit.cause.error) : Cause.failureOption(exit.cause)
   if (Option.isSome(failure) && isApiError(failure.value)) return apiError(failure.value, requestId, withMessage)
   onDefect(exit.cause)
   return internalError(requestId)

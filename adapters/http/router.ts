@@ -8,22 +8,37 @@ interface Compiled<H> {
   readonly handler: H
 }
 
+const noParams: Params = Object.freeze({})
+
+/** The non-empty segments of a path: `/v1//verify/` is `["v1", "verify"]`. */
+const segmentsOf = (path: string): Array<string> => {
+  const parts: Array<string> = []
+  let start = 0
+  for (let i = 0; i <= path.length; i++) {
+    if (i === path.length || path.charCodeAt(i) === 47 /* / */) {
+      if (i > start) parts.push(path.slice(start, i))
+      start = i + 1
+    }
+  }
+  return parts
+}
+
 export class Router<H> {
-  private readonly table = new Map<string, Array<Compiled<H>>>()
+  /** method -> segment count -> patterns in the order they were added. */
+  private readonly table = new Map<string, Array<Array<Compiled<H>>>>()
 
   add(method: string, pattern: string, handler: H): this {
-    const segments = pattern.split("/").filter((s) => s !== "")
+    const segments = segmentsOf(pattern)
     const names = segments.map((s) => (s.startsWith(":") ? s.slice(1) : null))
-    const k = `${method} ${segments.length}`
-    const list = this.table.get(k) ?? []
-    list.push({ segments, names, handler })
-    this.table.set(k, list)
+    let byLength = this.table.get(method)
+    if (byLength === undefined) this.table.set(method, byLength = [])
+    ;(byLength[segments.length] ??= []).push({ segments, names, handler })
     return this
   }
 
   match(method: string, path: string): { readonly handler: H; readonly params: Params } | undefined {
-    const parts = path.split("/").filter((s) => s !== "")
-    const candidates = this.table.get(`${method} ${parts.length}`)
+    const parts = segmentsOf(path)
+    const candidates = this.table.get(method)?.[parts.length]
     if (candidates === undefined) return undefined
     outer: for (const c of candidates) {
       let params: Record<string, string> | undefined
@@ -40,7 +55,7 @@ export class Router<H> {
           }
         }
       }
-      return { handler: c.handler, params: params ?? {} }
+      return { handler: c.handler, params: params ?? noParams }
     }
     return undefined
   }

@@ -1,7 +1,6 @@
 import { Effect, Layer, Option } from "effect"
 import { type CredentialContext, CredentialsRepo } from "../../ports/store/credentials.ts"
 import { MemoryDb, setIn, type Tables, violation } from "./db.ts"
-import { windowKey } from "./http.ts"
 
 /** As the SQL join: no account, no context; a missing application reads as null. */
 const contextOf = (t: Tables, hash: string): Option.Option<CredentialContext> => {
@@ -27,9 +26,10 @@ export const CredentialsRepoMemory = Layer.effect(
     findByHash: (hash) => db.read((t) => contextOf(t, hash)),
     present: (hash, windowStart) =>
       db.writeUnlogged((t) => {
-        const key = windowKey(hash, windowStart)
-        const count = (t.rateWindows.get(key) ?? 0) + 1
-        t.rateWindows.set(key, count)
+        let window = t.rateWindows.get(windowStart)
+        if (window === undefined) t.rateWindows.set(windowStart, window = new Map())
+        const count = (window.get(hash) ?? 0) + 1
+        window.set(hash, count)
         return { count, found: contextOf(t, hash) }
       }),
     revoke: (id, at) =>

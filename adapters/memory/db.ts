@@ -38,7 +38,8 @@ const tables = () => ({
   applications: new Map<string, Application>(),
   credentials: new Map<string, Credential>(),
   credentialIdByHash: new Map<string, string>(),
-  rateWindows: new Map<string, number>(),
+  /** window start -> credential hash -> requests counted. */
+  rateWindows: new Map<number, Map<string, number>>(),
   idempotency: new Map<string, IdempotencyRecord>(),
   wallets: new Map<string, number>(),
   ledger: new Map<string, Array<LedgerEntry>>(),

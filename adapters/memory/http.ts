@@ -2,17 +2,13 @@ import { Effect, Layer } from "effect"
 import { type IdempotencyClaim, IdempotencyRepo, RateLimitRepo } from "../../ports/store/http.ts"
 import { deleteIn, MemoryDb, setIn } from "./db.ts"
 
-/** The memory store's key of a rate window. */
-export const windowKey = (credentialHash: string, windowStart: number) => `${windowStart}\u0000${credentialHash}`
-const windowStartOf = (key: string) => Number(key.slice(0, key.indexOf("\u0000")))
-
 export const RateLimitRepoMemory = Layer.effect(
   RateLimitRepo,
   Effect.map(MemoryDb, (db) => ({
     prune: (before) =>
       db.write((t, record) => {
-        for (const key of [...t.rateWindows.keys()]) {
-          if (windowStartOf(key) < before) deleteIn(t.rateWindows, key, record)
+        for (const start of [...t.rateWindows.keys()]) {
+          if (start < before) deleteIn(t.rateWindows, start, record)
         }
       }),
   })),

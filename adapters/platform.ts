@@ -2,7 +2,7 @@
  * The composition root: the layers a host app composes, the route table, and the runtime every host
  * shares. `makePlatform` is what hosts and embedders call.
  */
-import { Effect, Fiber, Layer, ManagedRuntime, Option } from "effect"
+import { Effect, Fiber, Layer, ManagedRuntime, Option, RuntimeFlags } from "effect"
 import { Console } from "../core/console/service.ts"
 import { Verify } from "../core/verify/service.ts"
 import { SmsGatewayUnifonic } from "./sms/unifonic.ts"
@@ -53,6 +53,9 @@ const smsLayer = (settings: Settings) => {
 export const platformLayer = (settings: Settings) => {
   const base = Layer.mergeAll(
     Layer.succeed(PlatformConfig, settings),
+    // Effect's own fiber metrics (started, active, lifetimes) cost a metric update at each request's
+    // start and end, and nothing here reads them.
+    RuntimeFlags.disableRuntimeMetrics,
     settings.clock === "simulated" ? simulatedClockLayer(Date.now()) : Layer.empty,
   )
   const infra = Layer.provideMerge(SecretsLive, storeLayer(settings))

@@ -10,10 +10,8 @@
 import { Effect } from "effect"
 import { settingsFromEnv } from "../adapters/config.ts"
 import { makePlatform } from "../adapters/platform.ts"
-import type { PlainRequest, PlainResponse } from "../adapters/http/dispatcher.ts"
-
-// tsx turns on source-mapped stack traces; `npm start` (plain node on dist/) runs without them, and a
-// failing `Effect.fn` span formats two stacks, so measure as production runs.
+import type { PlainRequest, PlainResponse } from "../adapters/http/dispatcher.ts" // tsx turns on source-mapped stack traces; `npm start` (plain node on dist/) runs without them, and a
+ // failing `Effect.fn` span formats two stacks, so measure as production runs.
 ;(process as { setSourceMapsEnabled?: (on: boolean) => void }).setSourceMapsEnabled?.(false)
 
 const n = Number(process.env.N ?? 20_000)

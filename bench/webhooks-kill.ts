@@ -36,9 +36,13 @@ export interface KillFigures {
   readonly unroutedEvents: number
 }
 
-interface Arrival { readonly at: number; readonly key: string }
+interface Arrival {
+  readonly at: number
+  readonly key: string
+}
 
-const percentile = (xs: Array<number>, p: number) => xs.length === 0 ? 0 : [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]
+const percentile = (xs: Array<number>, p: number) =>
+  xs.length === 0 ? 0 : [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]
 
 const startCounter = async (maxDelayMs: number) => {
   const byId = new Map<string, Array<Arrival>>()
@@ -63,7 +67,11 @@ const startCounter = async (maxDelayMs: number) => {
   })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/hooks`
-  const close = () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()) })
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections()
+      server.close(() => resolve())
+    })
   return { url, byId, state, close }
 }
 
@@ -75,7 +83,11 @@ const pool = async (tasks: Array<() => Promise<void>>, n: number) => {
   }))
 }
 
-export const runKillScenario = async (databaseUrl: string, events: number, log: (line: string) => void = () => {}): Promise<KillFigures> => {
+export const runKillScenario = async (
+  databaseUrl: string,
+  events: number,
+  log: (line: string) => void = () => {},
+): Promise<KillFigures> => {
   const schema = await freshSchema(databaseUrl)
   const token = `console-${crypto.randomUUID()}`
   const counter = await startCounter(300)
@@ -85,13 +97,24 @@ export const runKillScenario = async (databaseUrl: string, events: number, log: 
     const [front, victim, back] = hosts
     log(`3 hosts up: ${hosts.map((h) => h.baseUrl).join(" ")}`)
     const account = await consoleCall(front, token, "POST", "/accounts", { name: "Kill test" })
-    const app = await consoleCall(front, token, "POST", `/accounts/${account.id}/applications`, { name: "Hooks", approved: true })
+    const app = await consoleCall(front, token, "POST", `/accounts/${account.id}/applications`, {
+      name: "Hooks",
+      approved: true,
+    })
     await consoleCall(front, token, "POST", `/accounts/${account.id}/wallet/credit`, { amount_halalas: 10_000_000 })
-    counter.state.secret = (await consoleCall(front, token, "PUT", `/applications/${app.id}/webhook`, { url: counter.url })).secret
+    counter.state.secret =
+      (await consoleCall(front, token, "PUT", `/applications/${app.id}/webhook`, { url: counter.url })).secret
     await consoleCall(front, token, "PUT", `/applications/${app.id}/verify-settings`, { guard: false })
     const verifications = Math.floor(events / 10)
-    const keys = await Promise.all(Array.from({ length: Math.ceil(verifications / 40) }, () =>
-      consoleCall(front, token, "POST", `/applications/${app.id}/keys`, { mode: "live" }).then((k) => k.key as string)))
+    const keys = await Promise.all(
+      Array.from(
+        { length: Math.ceil(verifications / 40) },
+        () =>
+          consoleCall(front, token, "POST", `/applications/${app.id}/keys`, { mode: "live" }).then((k) =>
+            k.key as string
+          ),
+      ),
+    )
 
     // Only `front` and `back` take requests: the victim works the shared queue, so nothing is lost with a request.
     const expected = new Map<string, number>()
@@ -132,8 +155,11 @@ export const runKillScenario = async (databaseUrl: string, events: number, log: 
     const keysReceived = () => new Set([...counter.byId.values()].flatMap((arrivals) => arrivals.map((a) => a.key)))
     const deadline = Date.now() + 120_000
     // Settled: every event arrived and no delivery is left pending (a lapsed lease is redelivered first).
-    const pending = async () => (await schema.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'pending'`))[0].n
-    while (Date.now() < deadline && ([...expected.keys()].some((k) => !keysReceived().has(k)) || (await pending()) > 0)) {
+    const pending = async () =>
+      (await schema.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'pending'`))[0].n
+    while (
+      Date.now() < deadline && ([...expected.keys()].some((k) => !keysReceived().has(k)) || (await pending()) > 0)
+    ) {
       await new Promise((r) => setTimeout(r, 250))
     }
     await new Promise((r) => setTimeout(r, 1_000))
@@ -141,14 +167,20 @@ export const runKillScenario = async (databaseUrl: string, events: number, log: 
     const received = keysReceived()
     const arrivals = [...counter.byId.values()]
     const firstByKey = new Map<string, number>()
-    for (const list of arrivals) for (const a of list) if (!firstByKey.has(a.key) || a.at < firstByKey.get(a.key)!) firstByKey.set(a.key, a.at)
+    for (const list of arrivals) {
+      for (const a of list) if (!firstByKey.has(a.key) || a.at < firstByKey.get(a.key)!) firstByKey.set(a.key, a.at)
+    }
     const lastArrival = Math.max(...arrivals.flat().map((a) => a.at))
     const duplicated = arrivals.filter((list) => list.length > 1)
     for (const list of duplicated) log(`duplicate: ${list.map((a) => a.at - killedAt).join(", ")} ms from the kill`)
     const recorded = new Map((await schema.query(`SELECT d.webhook_id, count(a.seq)::int AS n FROM webhook_deliveries d
-      LEFT JOIN webhook_attempts a ON a.delivery_id = d.id GROUP BY d.webhook_id`)).map((r) => [r.webhook_id as string, r.n as number]))
+      LEFT JOIN webhook_attempts a ON a.delivery_id = d.id GROUP BY d.webhook_id`)).map((
+      r,
+    ) => [r.webhook_id as string, r.n as number]))
     const window = killedAt + 1_000
-    const latencies = [...expected].filter(([k]) => firstByKey.has(k)).map(([k, t]) => Math.max(0, firstByKey.get(k)! - t))
+    const latencies = [...expected].filter(([k]) => firstByKey.has(k)).map(([k, t]) =>
+      Math.max(0, firstByKey.get(k)! - t)
+    )
     const status = await schema.query(`SELECT status, count(*)::int AS n FROM webhook_deliveries GROUP BY status`)
     const unrouted = await schema.query(`SELECT count(*)::int AS n FROM outbox_events WHERE routed_at IS NULL`)
     return {
@@ -160,8 +192,13 @@ export const runKillScenario = async (databaseUrl: string, events: number, log: 
       lost: [...expected.keys()].filter((k) => !received.has(k)).length,
       unexpected: [...received].filter((k) => !expected.has(k)).length,
       duplicates: duplicated.reduce((n, list) => n + list.length - 1, 0),
-      duplicatesUnrecorded: [...counter.byId].reduce((n, [id, list]) => n + Math.max(0, list.length - (recorded.get(id) ?? 0)), 0),
-      duplicatesAcrossKill: duplicated.filter((list) => killedAt > 0 && list[0].at < window && list.slice(1).every((a) => a.at >= window)).length,
+      duplicatesUnrecorded: [...counter.byId].reduce(
+        (n, [id, list]) => n + Math.max(0, list.length - (recorded.get(id) ?? 0)),
+        0,
+      ),
+      duplicatesAcrossKill: duplicated.filter((list) =>
+        killedAt > 0 && list[0].at < window && list.slice(1).every((a) => a.at >= window)
+      ).length,
       attemptsRecorded: [...recorded.values()].reduce((a, b) => a + b, 0),
       deliveredBeforeKill,
       submitMs,
@@ -182,6 +219,10 @@ export const runKillScenario = async (databaseUrl: string, events: number, log: 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const url = process.env.DATABASE_URL
   if (url === undefined) throw new Error("DATABASE_URL is required")
-  const figures = await runKillScenario(url, Number(process.argv[2] ?? process.env.WEBHOOKS_KILL_EVENTS ?? 1000), console.log)
+  const figures = await runKillScenario(
+    url,
+    Number(process.argv[2] ?? process.env.WEBHOOKS_KILL_EVENTS ?? 1000),
+    console.log,
+  )
   console.log(JSON.stringify(figures, null, 2))
 }

@@ -3,12 +3,12 @@
  * the simulator read, check — as traced by `bench/verify.ts --statements`), run straight through the
  * `pg` driver or straight on `@electric-sql/pglite`, with no HTTP and no Effect, at the same concurrency.
  *
- * Per verification (19 statements):
- *   start: rate-limit upsert; credential lookup; settings read;
+ * Per verification (17 statements):
+ *   start: rate-limit upsert with the credential lookup (one statement); settings read;
  *          BEGIN; application FOR UPDATE; sends to the destination; wallet charge with its ledger row;
  *          verification row; send row; COMMIT; simulated SMS row
  *   read:  simulated SMS log of the destination
- *   check: rate-limit upsert; credential lookup;
+ *   check: rate-limit upsert with the credential lookup;
  *          BEGIN; verification FOR UPDATE; verification update; outbox event; COMMIT
  *
  * The schema comes from the project's own migrations; the rows it seeds are those the console makes.
@@ -33,10 +33,8 @@ const verificationColumns =
   `id, application_id, account_id, "to", channel, reference, client_ip, mode, status, attempts, max_attempts, resends, code_hash, expires_at, verified_at, created_at, updated_at`
 
 export const Sql = {
-  rateLimitHit:
-    `INSERT INTO rate_windows (credential_hash, window_start, count) VALUES ($1, $2, 1) ON CONFLICT (credential_hash, window_start) DO UPDATE SET count = rate_windows.count + 1 RETURNING count`,
-  credentialByHash:
-    `SELECT c.id, c.hash, c.account_id, c.application_id, c.kind, c.mode, c.access, c.app_name, c.expires_at, c.ip_allowlist, c.revoked_at, c.created_at, a.id AS acc_id, a.name AS acc_name, a.sandbox_only AS acc_sandbox_only, a.partner AS acc_partner, a.status AS acc_status, a.created_at AS acc_created_at, p.id AS ap_id, p.account_id AS ap_account_id, p.name AS ap_name, p.status AS ap_status, p.external_id AS ap_external_id, p.paused AS ap_paused, p.unpaused_at AS ap_unpaused_at, p.created_at AS ap_created_at FROM credentials c JOIN accounts a ON a.id = c.account_id LEFT JOIN applications p ON p.id = c.application_id WHERE c.hash = $1`,
+  presentation:
+    `WITH hit AS ( INSERT INTO rate_windows (credential_hash, window_start, count) VALUES ($1, $2, 1) ON CONFLICT (credential_hash, window_start) DO UPDATE SET count = rate_windows.count + 1 RETURNING count ) SELECT hit.count AS hit_count, c.id, c.hash, c.account_id, c.application_id, c.kind, c.mode, c.access, c.app_name, c.expires_at, c.ip_allowlist, c.revoked_at, c.created_at, a.id AS acc_id, a.name AS acc_name, a.sandbox_only AS acc_sandbox_only, a.partner AS acc_partner, a.status AS acc_status, a.created_at AS acc_created_at, p.id AS ap_id, p.account_id AS ap_account_id, p.name AS ap_name, p.status AS ap_status, p.external_id AS ap_external_id, p.paused AS ap_paused, p.unpaused_at AS ap_unpaused_at, p.created_at AS ap_created_at FROM hit LEFT JOIN (credentials c JOIN accounts a ON a.id = c.account_id) ON c.hash = $1 LEFT JOIN applications p ON p.id = c.application_id`,
   settings: `SELECT settings FROM verify_settings WHERE application_id = $1`,
   lockApplication:
     `SELECT id, account_id, name, status, external_id, paused, unpaused_at, created_at FROM applications WHERE id = $1 FOR UPDATE`,
@@ -60,8 +58,7 @@ export const Sql = {
 /** The statement texts of one verification in order, for comparison with the host's trace. */
 export const ceilingStatements = {
   start: [
-    Sql.rateLimitHit,
-    Sql.credentialByHash,
+    Sql.presentation,
     Sql.settings,
     "BEGIN",
     Sql.lockApplication,
@@ -74,8 +71,7 @@ export const ceilingStatements = {
   ],
   read: [Sql.readSms],
   check: [
-    Sql.rateLimitHit,
-    Sql.credentialByHash,
+    Sql.presentation,
     "BEGIN",
     Sql.lockVerification,
     Sql.updateVerification,
@@ -285,8 +281,7 @@ const verification = async (db: Db, s: Seed, run: CeilingRun) => {
   // start
   const now = Date.now()
   const hash = key()
-  await db.query("rateLimitHit", Sql.rateLimitHit, [hash, windowStart(now)])
-  await db.query("credentialByHash", Sql.credentialByHash, [hash])
+  await db.query("presentation", Sql.presentation, [hash, windowStart(now)])
   await db.query("settings", Sql.settings, [s.applicationId])
   const id = randomUUID()
   const code = String(randomInt(1_000_000)).padStart(6, "0")
@@ -299,8 +294,7 @@ const verification = async (db: Db, s: Seed, run: CeilingRun) => {
   // check
   const t2 = performance.now()
   const hash2 = key()
-  await db.query("rateLimitHit", Sql.rateLimitHit, [hash2, windowStart(Date.now())])
-  await db.query("credentialByHash", Sql.credentialByHash, [hash2])
+  await db.query("presentation", Sql.presentation, [hash2, windowStart(Date.now())])
   await db.transaction(async (q) => {
     const [v] = await q("lockVerification", Sql.lockVerification, [id])
     const at = Date.now()

@@ -46,11 +46,23 @@ export interface Host {
   exited: boolean
 }
 
-export const startHost = async (databaseUrl: string, consoleToken: string, env: Record<string, string> = {}): Promise<Host> => {
+export const startHost = async (
+  databaseUrl: string,
+  consoleToken: string,
+  env: Record<string, string> = {},
+): Promise<Host> => {
   const port = await freePort()
   const child = spawn(process.execPath, ["--import", "tsx", "hosts/node.ts"], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: databaseUrl, CONSOLE_TOKEN: consoleToken, PORT: String(port), HOST: "127.0.0.1", CLOCK: "system", ...env },
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      CONSOLE_TOKEN: consoleToken,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      CLOCK: "system",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   })
   const host: Host = { baseUrl: `http://127.0.0.1:${port}`, child, exited: false }

@@ -115,7 +115,10 @@ describe.each(hostNames.map((h) => [h] as [HostName]))("the %s host as a process
     expect(res.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/)
     expect(await res.json()).toEqual({ error: "invalid_request", message: "The body is larger than 1048576 bytes." })
     // A body just under the limit is read and judged as usual.
-    const under = await call("POST", "/v1/verify/start", { key: p.banner.demoLiveKey, body: { to: "1", pad: "x".repeat(1000) } })
+    const under = await call("POST", "/v1/verify/start", {
+      key: p.banner.demoLiveKey,
+      body: { to: "1", pad: "x".repeat(1000) },
+    })
     expect(under.status).toBe(422)
   })
 

@@ -14,6 +14,7 @@ const ApiErrorClass =
   <Self>() => <Tag extends string, Fields extends Schema.Struct.Fields>(tag: Tag, fields: Fields) => {
     const Base = Schema.TaggedError<Self>()(tag, fields)
     return class extends (Base as new (...args: Array<any>) => object) {
+      // deno-lint-ignore constructor-super -- it does call super(), inside try so the limit is always restored
       constructor(...args: Array<any>) {
         const limit = Error.stackTraceLimit
         Error.stackTraceLimit = 0

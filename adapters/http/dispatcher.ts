@@ -36,6 +36,31 @@ const publicRoutes: ReadonlyArray<Route<never>> = [
 /** `/api/v1/...` is an identical alias of `/v1/...`. */
 const canonicalPath = (path: string) => path === "/api/v1" || path.startsWith("/api/v1/") ? path.slice(4) : path
 
+/** The request a handler sees; the query string is parsed only when a route reads it. */
+class RequestView implements ApiRequest {
+  readonly method: string
+  readonly header: (name: string) => string | undefined
+  readonly body: string
+  readonly ip: string | undefined
+  private parsed: URLSearchParams | undefined = undefined
+
+  constructor(
+    plain: PlainRequest,
+    readonly path: string,
+    private readonly search: string,
+    readonly requestId: string,
+  ) {
+    this.method = plain.method
+    this.header = plain.headers
+    this.body = plain.body
+    this.ip = plain.ip
+  }
+
+  get query(): URLSearchParams {
+    return this.parsed ??= new URLSearchParams(this.search)
+  }
+}
+
 export const makeDispatcher = <R, ER>(
   runtime: ManagedRuntime.ManagedRuntime<R, ER>,
   routes: ReadonlyArray<Route<R>>,
@@ -56,18 +81,8 @@ export const makeDispatcher = <R, ER>(
     }
     return exit
   }
-  const logDefect = (requestId: string) => (cause: Cause.Cause<unknown>) =>
+  const logDefect = (requestId: string, cause: Cause.Cause<unknown>) =>
     console.error(`[${requestId}] internal_error\n${Cause.pretty(cause)}`)
-
-  /** The query string is parsed only when a route reads it. */
-  const lazyQuery = (search: string): { readonly query: URLSearchParams } => {
-    let parsed: URLSearchParams | undefined
-    return {
-      get query() {
-        return parsed ??= new URLSearchParams(search)
-      },
-    }
-  }
 
   return (plain) => {
     const requestId = randomUUID()
@@ -76,25 +91,17 @@ export const makeDispatcher = <R, ER>(
       const path = canonicalPath(q === -1 ? plain.url : plain.url.slice(0, q))
       const matched = router.match(plain.method, path)
       if (matched === undefined) return apiError(notFound, requestId)
-      const req: ApiRequest = Object.assign(lazyQuery(q === -1 ? "" : plain.url.slice(q + 1)), {
-        method: plain.method,
-        path,
-        header: plain.headers,
-        body: plain.body,
-        ip: plain.ip,
-        requestId,
-      })
-      const render = (exit: Exit.Exit<ApiAnswer, unknown>) =>
-        fromExit(exit, requestId, logDefect(requestId), matched.handler.console === true)
-      const exit = run(matched.handler.handler(req, matched.params) as Effect.Effect<ApiAnswer, unknown, R>)
+      const route = matched.handler
+      const req = new RequestView(plain, path, q === -1 ? "" : plain.url.slice(q + 1), requestId)
+      const exit = run(route.handler(req, matched.params) as Effect.Effect<ApiAnswer, unknown, R>)
       return exit instanceof Promise
-        ? exit.then(render, (e) => {
-          logDefect(requestId)(Cause.die(e))
+        ? exit.then((e) => fromExit(e, requestId, logDefect, route.console === true), (e) => {
+          logDefect(requestId, Cause.die(e))
           return internalError(requestId)
         })
-        : render(exit)
+        : fromExit(exit, requestId, logDefect, route.console === true)
     } catch (e) {
-      logDefect(requestId)(Cause.die(e))
+      logDefect(requestId, Cause.die(e))
       return internalError(requestId)
     }
   }

@@ -54,13 +54,13 @@ export const internalError = (requestId: string) => apiError(new InternalError({
 export const fromExit = (
   exit: Exit.Exit<ApiAnswer, unknown>,
   requestId: string,
-  onDefect: (cause: Cause.Cause<unknown>) => void,
+  onDefect: (requestId: string, cause: Cause.Cause<unknown>) => void,
   withMessage = false,
 ): PlainResponse => {
   if (Exit.isSuccess(exit)) return answer(exit.value, requestId)
   // Most failures are one expected error: read it without walking the cause.
   const failure = exit.cause._tag === "Fail" ? Option.some(exit.cause.error) : Cause.failureOption(exit.cause)
   if (Option.isSome(failure) && isApiError(failure.value)) return apiError(failure.value, requestId, withMessage)
-  onDefect(exit.cause)
+  onDefect(requestId, exit.cause)
   return internalError(requestId)
 }

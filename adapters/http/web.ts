@@ -82,5 +82,5 @@ export const directWebHandler = (dispatch: Dispatch, options: WebHandlerOptions 
 /** The embeddable web handler: `(Request) => Promise<Response>`. */
 export const webHandler = (dispatch: Dispatch, options: WebHandlerOptions = {}) => {
   const direct = directWebHandler(dispatch, options)
-  return async (request: Request, ip?: string): Promise<Response> => direct(request, ip)
+  return async (request: Request, ip?: string): Promise<Response> => await direct(request, ip)
 }

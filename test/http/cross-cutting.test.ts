@@ -230,7 +230,7 @@ describe('"`500 internal_error`: unhandled; quote `X-Request-Id`" — the answer
 
   it("respond.fromExit: a defect becomes 500 with only the request id, and the cause goes to the defect log, not the body", () => {
     const causes: Array<Cause.Cause<unknown>> = []
-    const res = fromExit(Exit.die(new Error(secret)), "req-1", (c) => causes.push(c))
+    const res = fromExit(Exit.die(new Error(secret)), "req-1", (_id, c) => causes.push(c))
     expect(res.status).toBe(500)
     expect(JSON.parse(res.body)).toEqual({ error: "internal_error", request_id: "req-1" })
     expect(res.headers["x-request-id"]).toBe("req-1")

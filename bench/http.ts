@@ -8,8 +8,12 @@
  * created through the console (bench/verify-get.lua). Prints requests/s, p50, p99, the status mix and
  * the ratio to bare. A benchmark prints figures; nothing here asserts on timing.
  *
- * Settings (env): BENCH_THREADS (2), BENCH_CONNECTIONS (50), BENCH_DURATION (10s), BENCH_WARMUP (3s),
- * BENCH_KEYS (enough for the expected request count, at least 2,000).
+ * The bare server and the platform host of a runtime run side by side and are measured in alternating
+ * slices, so that whatever else the machine does weighs on both alike.
+ *
+ * Settings (env): BENCH_THREADS (2), BENCH_CONNECTIONS (50), BENCH_DURATION (12s, measured per server,
+ * split into BENCH_ROUNDS slices, default 3), BENCH_WARMUP (3s), BENCH_KEYS (enough for the expected
+ * request count, at least 2,000).
  */
 import { execFileSync, spawnSync } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -19,8 +23,9 @@ import { type HostName, hostNames, root, spawnReady, startHost } from "../test/h
 
 const threads = Number(process.env.BENCH_THREADS ?? 2)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50)
-const duration = process.env.BENCH_DURATION ?? "10s"
+const duration = process.env.BENCH_DURATION ?? "12s"
 const warmup = process.env.BENCH_WARMUP ?? "3s"
+const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3))
 const consoleToken = "console-bench-token"
 const script = join(root, "bench", "verify-get.lua")
 
@@ -165,7 +170,14 @@ interface Row {
   readonly platform: Measured
 }
 
-const measureBare = async (host: HostName, dir: string): Promise<Measured> => {
+interface Server {
+  readonly pid: number | undefined
+  readonly baseUrl: string
+  readonly keysFile: string
+  readonly stop: () => Promise<void>
+}
+
+const startBare = async (host: HostName, dir: string): Promise<Server> => {
   const cmd = host === "node" ? { command: process.execPath, args: ["bench/bare/node.mjs"] } : host === "deno"
     ? {
       command: join(root, "node_modules/.bin/deno"),
@@ -173,19 +185,18 @@ const measureBare = async (host: HostName, dir: string): Promise<Measured> => {
     }
     : { command: join(root, "node_modules/.bin/bun"), args: ["run", "bench/bare/bun.ts"] }
   const p = await spawnReady(`bare ${host}`, cmd.command, cmd.args, {}, /^listening on /m, 60_000)
-  try {
-    const keysFile = join(dir, "bare-keys.txt")
-    writeFileSync(keysFile, "svc_live_bare\n")
-    wrk(p.baseUrl, keysFile, warmup)
-    return measure(p.child.pid, p.baseUrl, keysFile, duration)
-  } finally {
-    await p.stop()
-  }
+  const keysFile = join(dir, "bare-keys.txt")
+  writeFileSync(keysFile, "svc_live_bare\n")
+  return { pid: p.child.pid, baseUrl: p.baseUrl, keysFile, stop: async () => void (await p.stop()) }
 }
 
-const measurePlatform = async (host: HostName, dir: string, expected: number): Promise<Measured> => {
+const startPlatform = async (host: HostName, dir: string, expected: number): Promise<Server> => {
   // Node as `npm start` runs it: the built dist/ (tsx would turn on source-mapped stack traces).
   const p = await startHost(host, { STORE: "memory", CONSOLE_TOKEN: consoleToken, CLOCK: "system" }, { built: true })
+  const stop = async () => {
+    const code = await p.stop()
+    if (code !== 0) console.log(`  ${host}: exited ${code}`)
+  }
   try {
     const { demoApplication, demoLiveKey } = p.banner
     if (!demoApplication || !demoLiveKey) throw new Error(`${host}: no demo in the banner\n${p.output()}`)
@@ -205,11 +216,71 @@ const measurePlatform = async (host: HostName, dir: string, expected: number): P
     if (withKey.status !== 404 || body.error !== "not_found" || withoutKey.status !== 401) {
       throw new Error(`${host}: probe answered ${withKey.status} ${JSON.stringify(body)} / ${withoutKey.status}`)
     }
-    wrk(p.baseUrl, keysFile, warmup)
-    return measure(p.child.pid, p.baseUrl, keysFile, duration)
+    return { pid: p.child.pid, baseUrl: p.baseUrl, keysFile, stop }
+  } catch (e) {
+    await stop()
+    throw e
+  }
+}
+
+/** Slices of one server's measurement added up: requests over time; the slices' median p50, worst p99. */
+const combine = (slices: ReadonlyArray<Measured>): Measured => {
+  const sum = (f: (m: Measured) => number) => slices.reduce((n, m) => n + f(m), 0)
+  const median = (xs: Array<number>) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+  const requests = sum((m) => m.requests)
+  const cpuKnown = slices.every((m) => m.cpu_us !== undefined)
+  return {
+    requests,
+    duration_us: sum((m) => m.duration_us),
+    p50_us: median(slices.map((m) => m.p50_us)),
+    p90_us: median(slices.map((m) => m.p90_us)),
+    p99_us: Math.max(...slices.map((m) => m.p99_us)),
+    max_us: Math.max(...slices.map((m) => m.max_us)),
+    s2xx: sum((m) => m.s2xx),
+    s401: sum((m) => m.s401),
+    s404: sum((m) => m.s404),
+    s429: sum((m) => m.s429),
+    other: sum((m) => m.other),
+    not_found: sum((m) => m.not_found),
+    errors: {
+      connect: sum((m) => m.errors.connect),
+      read: sum((m) => m.errors.read),
+      write: sum((m) => m.errors.write),
+      timeout: sum((m) => m.errors.timeout),
+    },
+    cpu_us: cpuKnown && requests > 0 ? sum((m) => (m.cpu_us ?? 0) * m.requests) / requests : undefined,
+  }
+}
+
+/**
+ * The bare server and the platform host of one runtime, both up, measured in alternating slices
+ * (BENCH_ROUNDS, default 3, each a share of BENCH_DURATION), so that whatever else the machine does
+ * weighs on both alike.
+ */
+const measureHost = async (host: HostName, dir: string): Promise<Row> => {
+  // wrk takes whole seconds.
+  const slice = `${Math.max(1, Math.round(seconds(duration) / rounds))}s`
+  const bare = await startBare(host, dir)
+  try {
+    // Enough keys for an upper guess of the platform's rate: half the bare server's, warm-up included.
+    wrk(bare.baseUrl, bare.keysFile, warmup)
+    const guess = rps(wrk(bare.baseUrl, bare.keysFile, "1s")) / 2
+    const platform = await startPlatform(host, dir, guess * (seconds(duration) + seconds(warmup)))
+    try {
+      wrk(platform.baseUrl, platform.keysFile, warmup)
+      const slices: { bare: Array<Measured>; platform: Array<Measured> } = { bare: [], platform: [] }
+      for (let r = 0; r < rounds; r++) {
+        slices.bare.push(measure(bare.pid, bare.baseUrl, bare.keysFile, slice))
+        slices.platform.push(measure(platform.pid, platform.baseUrl, platform.keysFile, slice))
+        const [b, p] = [slices.bare[r], slices.platform[r]]
+        console.log(`  round ${r + 1}/${rounds}: bare ${rps(b).toFixed(0)} req/s, platform ${rps(p).toFixed(0)} req/s`)
+      }
+      return { host, bare: combine(slices.bare), platform: combine(slices.platform) }
+    } finally {
+      await platform.stop()
+    }
   } finally {
-    const code = await p.stop()
-    if (code !== 0) console.log(`  ${host}: exited ${code}`)
+    await bare.stop()
   }
 }
 
@@ -224,22 +295,21 @@ const main = async () => {
   }
   const dir = mkdtempSync(join(tmpdir(), "bench-http-"))
   console.log(
-    `bench http: wrk -t${threads} -c${connections} -d${duration} (after a ${warmup} warmup), ` +
+    `bench http: wrk -t${threads} -c${connections} -d${duration} per server in ${rounds} alternating slices ` +
+      `(after a ${warmup} warmup), ` +
       `GET /v1/verify/<random uuid> with rotating live keys; STORE=memory`,
   )
   const rows: Array<Row> = []
   try {
     for (const host of hosts) {
-      console.log(`${host}: bare server`)
-      const bare = await measureBare(host, dir)
-      console.log(`  ${host} bare: ${rps(bare).toFixed(0)} req/s (${mix(bare)})`)
-      console.log(`${host}: platform host`)
-      const platform = await measurePlatform(host, dir, rps(bare) * (seconds(duration) + seconds(warmup)))
-      console.log(`  ${host} platform: ${rps(platform).toFixed(0)} req/s (${mix(platform)})`)
-      if (platform.s429 > 0 || platform.not_found !== platform.requests) {
+      console.log(`${host}: bare server and platform host, alternating`)
+      const row = await measureHost(host, dir)
+      console.log(`  ${host}: bare ${rps(row.bare).toFixed(0)} req/s (${mix(row.bare)})`)
+      console.log(`  ${host}: platform ${rps(row.platform).toFixed(0)} req/s (${mix(row.platform)})`)
+      if (row.platform.s429 > 0 || row.platform.not_found !== row.platform.requests) {
         console.log(`  WARNING: not every answer was 404 not_found; the figure is not the measured path`)
       }
-      rows.push({ host, bare, platform })
+      rows.push(row)
     }
   } finally {
     rmSync(dir, { recursive: true, force: true })

@@ -319,27 +319,18 @@ const main = async () => {
   const header = ["host", "server", "requests/s", "p50 ms", "p99 ms", "ratio to bare", "server CPU µs/req", "answers"]
   const table: Array<Array<string>> = [header]
   const cpu = (m: Measured) => (m.cpu_us === undefined ? "-" : m.cpu_us.toFixed(0))
+  const line = (host: HostName, server: string, m: Measured, ratio: number) => [
+    host,
+    server,
+    rps(m).toFixed(0),
+    ms(m.p50_us),
+    ms(m.p99_us),
+    ratio.toFixed(2),
+    cpu(m),
+    mix(m),
+  ]
   for (const r of rows) {
-    table.push([
-      r.host,
-      "bare",
-      rps(r.bare).toFixed(0),
-      ms(r.bare.p50_us),
-      ms(r.bare.p99_us),
-      "1.00",
-      cpu(r.bare),
-      mix(r.bare),
-    ])
-    table.push([
-      r.host,
-      "platform",
-      rps(r.platform).toFixed(0),
-      ms(r.platform.p50_us),
-      ms(r.platform.p99_us),
-      (rps(r.platform) / rps(r.bare)).toFixed(2),
-      cpu(r.platform),
-      mix(r.platform),
-    ])
+    table.push(line(r.host, "bare", r.bare, 1), line(r.host, "platform", r.platform, rps(r.platform) / rps(r.bare)))
   }
   const widths = header.map((_, i) => Math.max(...table.map((row) => row[i].length)))
   for (const row of table) {

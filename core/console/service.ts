@@ -145,6 +145,18 @@ export class Console extends Effect.Service<Console>()("core/Console", {
         return { credential, secret }
       })
 
+    /** The end of every key's creation: its expiry and IP allowlist, any refusal so far, then the key, shown once. */
+    const issueKey = (
+      f: FieldReader,
+      shape: Pick<Credential, "accountId" | "applicationId" | "mode" | "access" | "appName">,
+    ) =>
+      Effect.gen(function* () {
+        const limits = keyLimits(f)
+        yield* failIfRefused(f)
+        const { credential, secret } = yield* issue({ ...shape, kind: "key", ...limits })
+        return newKeyJson(credential, secret)
+      })
+
     const readAccess = (f: FieldReader) => {
       const raw = f.body.access ?? "full"
       const access = decodeAccess(raw)
@@ -161,18 +173,13 @@ export class Console extends Effect.Service<Console>()("core/Console", {
       const mode = f.string("mode", { required: true })
       if (mode !== undefined && mode !== "live" && mode !== "test") f.refuse("mode", 'must be "live" or "test"')
       const access = readAccess(f)
-      const limits = keyLimits(f)
-      yield* failIfRefused(f)
-      const { credential, secret } = yield* issue({
+      return yield* issueKey(f, {
         accountId: app.accountId,
         applicationId: app.id,
-        kind: "key",
         mode: mode as KeyMode,
         access: access!,
         appName: null,
-        ...limits,
       })
-      return newKeyJson(credential, secret)
     })
 
     const createPartnerKey = Effect.fn("Console.createPartnerKey", untracedStacks)(
@@ -187,18 +194,7 @@ export class Console extends Effect.Service<Console>()("core/Console", {
         if (body.access !== undefined && body.access !== "full") {
           f.refuse("access", "partner keys always have full access")
         }
-        const limits = keyLimits(f)
-        yield* failIfRefused(f)
-        const { credential, secret } = yield* issue({
-          accountId: owner.id,
-          applicationId: null,
-          kind: "key",
-          mode: mode as KeyMode,
-          access: "full",
-          appName: null,
-          ...limits,
-        })
-        return newKeyJson(credential, secret)
+        return yield* issueKey(f, { accountId: owner.id, applicationId: null, mode: mode as KeyMode, access: "full", appName: null })
       },
     )
 
@@ -209,18 +205,13 @@ export class Console extends Effect.Service<Console>()("core/Console", {
         const appName = f.string("app_name", { required: true, max: 200 })
         const scopes = decodeScopes(body.scopes)
         if (Either.isLeft(scopes)) f.refuse("scopes", "must be a non-empty array of scopes")
-        const limits = keyLimits(f)
-        yield* failIfRefused(f)
-        const { credential, secret } = yield* issue({
+        return yield* issueKey(f, {
           accountId: app.accountId,
           applicationId: app.id,
-          kind: "key",
           mode: "live",
-          access: Either.getOrThrow(scopes),
+          access: Either.getOrUndefined(scopes)!,
           appName: appName!,
-          ...limits,
         })
-        return newKeyJson(credential, secret)
       },
     )
 

@@ -124,6 +124,12 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
     const lockApplication = (p: KeyPrincipal) =>
       Effect.map(apps.getForUpdate(p.application.id), Option.getOrElse(() => p.application))
 
+    /** What the gates judge a send by, with the application locked for the transaction. */
+    const lockForSend = (
+      p: KeyPrincipal,
+      send: Pick<SendContext, "to" | "clientIp" | "priceHalalas" | "settings" | "now">,
+    ): Effect.Effect<SendContext> => Effect.map(lockApplication(p), (application) => ({ application, ...send }))
+
     /**
      * What follows a send the network accepted: the protection guard and `balance.low`. A refused send
      * is rolled back as if never attempted, so it must neither pause the application nor fire an alert.
@@ -154,20 +160,18 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
       const sandbox = isSandboxMode(p.mode)
       const { balanceAfter, ctx, v } = yield* tx.withTransaction(Effect.gen(function* () {
         const now = yield* Clock.currentTimeMillis
-        const application = yield* lockApplication(p)
-        const ctx: SendContext = {
-          application,
+        const ctx = yield* lockForSend(p, {
           to: input.to,
           clientIp: input.clientIp,
           priceHalalas: price,
           settings,
           now,
-        }
+        })
         const balanceAfter = yield* admitSend(p, ctx, id, sandbox)
         const v: Verification = {
           id,
-          applicationId: application.id,
-          accountId: application.accountId,
+          applicationId: ctx.application.id,
+          accountId: ctx.application.accountId,
           to: input.to,
           channel: "sms",
           reference: input.reference,
@@ -219,15 +223,13 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
           yield* persist(before, d, p.application.externalId, now)
           return Either.left(d.refusal)
         }
-        const application = yield* lockApplication(p)
-        const ctx: SendContext = {
-          application,
+        const ctx = yield* lockForSend(p, {
           to: before.to,
           clientIp: before.clientIp,
           priceHalalas: price,
           settings,
           now,
-        }
+        })
         const balanceAfter = yield* admitSend(p, ctx, before.id, false)
         yield* verifications.update(d.next)
         yield* recordSend(ctx, before.id)

@@ -14,7 +14,7 @@ import { type Dispatch, makeDispatcher } from "./http/dispatcher.ts"
 import type { Route } from "./http/operation.ts"
 import { accountRoutes } from "./http/account-routes.ts"
 import { verifyRoutes } from "./http/verify-routes.ts"
-import { directWebHandler, webHandler } from "./http/web.ts"
+import { type CallerAddress, directWebHandler, webHandler } from "./http/web.ts"
 import { jobLoop, jobLoopOf, Jobs, JobsLive } from "./jobs.ts"
 import { webhookRoutes } from "./http/webhook-routes.ts"
 import { WebhookJob } from "./webhooks/job.ts"
@@ -92,7 +92,7 @@ export interface Platform {
    * The same for a server that takes a Response or a promise of one (Deno.serve, Bun.serve): an answer
    * ready at once is returned at once. `ip` is the caller's address as the server reports it.
    */
-  readonly serve: (request: Request, ip?: string) => Response | Promise<Response>
+  readonly serve: (request: Request, ip?: CallerAddress) => Response | Promise<Response>
   readonly runtime: ManagedRuntime.ManagedRuntime<PlatformServices, never>
   /** Set when this start created the demo account. */
   readonly demo: Demo | undefined

@@ -10,7 +10,7 @@ const server = Bun.serve({
   port: started.settings.port,
   hostname: hostname(),
   fetch: (request: Request, srv: { requestIP: (r: Request) => { address: string } | null }) =>
-    serve(request, srv.requestIP(request)?.address),
+    serve(request, () => srv.requestIP(request)?.address),
 })
 for (const line of banner(started, server.port)) console.log(line)
 

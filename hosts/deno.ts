@@ -17,7 +17,7 @@ const server = Deno.serve(
       for (const line of banner(started, port)) console.log(line)
     },
   },
-  (request: Request, info: { remoteAddr: { hostname: string } }) => serve(request, info.remoteAddr.hostname),
+  (request: Request, info: { remoteAddr: { hostname: string } }) => serve(request, () => info.remoteAddr.hostname),
 )
 
 let stopping = false

@@ -16,6 +16,7 @@ export interface PlainRequest {
   readonly url: string
   readonly headers: (name: string) => string | undefined
   readonly body: string
+  /** The caller's address; a host may compute it on first read (a getter). */
   readonly ip: string | undefined
 }
 
@@ -41,11 +42,10 @@ class RequestView implements ApiRequest {
   readonly method: string
   readonly header: (name: string) => string | undefined
   readonly body: string
-  readonly ip: string | undefined
   private parsed: URLSearchParams | undefined = undefined
 
   constructor(
-    plain: PlainRequest,
+    private readonly plain: PlainRequest,
     readonly path: string,
     private readonly search: string,
     readonly requestId: string,
@@ -53,7 +53,10 @@ class RequestView implements ApiRequest {
     this.method = plain.method
     this.header = plain.headers
     this.body = plain.body
-    this.ip = plain.ip
+  }
+
+  get ip(): string | undefined {
+    return this.plain.ip
   }
 
   get query(): URLSearchParams {

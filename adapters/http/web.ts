@@ -46,6 +46,9 @@ const readBody = async (request: Request): Promise<string | undefined> => {
   return new TextDecoder().decode(whole)
 }
 
+/** The caller's address, or a function that looks it up (called only when needed). */
+export type CallerAddress = string | (() => string | undefined)
+
 const toResponse = (res: PlainResponse) => new Response(res.body, { status: res.status, headers: res.headers })
 
 /**
@@ -59,17 +62,21 @@ export const directWebHandler = (dispatch: Dispatch, options: WebHandlerOptions 
     const rest = url.slice(prefix.length)
     return rest === "" || rest.startsWith("?") ? `/${rest}` : rest.startsWith("/") ? rest : url
   }
-  const answer = (request: Request, url: string, body: string, ip: string | undefined) => {
+  const answer = (request: Request, url: string, body: string, ip: CallerAddress | undefined) => {
     const res = dispatch({
       method: request.method,
       url,
       headers: (name) => request.headers.get(name) ?? undefined,
       body,
-      ip: ip ?? request.headers.get("x-forwarded-for")?.split(",")[0]?.trim(),
+      // Read only when a key has an IP allowlist.
+      get ip() {
+        const given = typeof ip === "function" ? ip() : ip
+        return given ?? request.headers.get("x-forwarded-for")?.split(",")[0]?.trim()
+      },
     })
     return res instanceof Promise ? res.then(toResponse) : toResponse(res)
   }
-  return (request: Request, ip?: string): Response | Promise<Response> => {
+  return (request: Request, ip?: CallerAddress): Response | Promise<Response> => {
     const url = unprefix(pathAndQuery(request.url))
     return request.method === "GET" || request.method === "HEAD"
       ? answer(request, url, "", ip)

@@ -86,8 +86,10 @@ const recognise = (found: Option.Option<CredentialContext>, audience: Audience):
 const checkExpiry = (credential: Credential, now: number): Refusal | undefined =>
   credential.expiresAt !== null && now >= credential.expiresAt ? new KeyExpired({}) : undefined
 
-const checkIp = (credential: Credential, ip: string | undefined): Refusal | undefined => {
+/** `req.ip` is read only for a key with an allowlist (some hosts look the address up on demand). */
+const checkIp = (credential: Credential, req: ApiRequest): Refusal | undefined => {
   if (credential.ipAllowlist.length === 0) return undefined
+  const ip = req.ip
   const ranges = credential.ipAllowlist.flatMap((s) => Option.toArray(parseIpRange(s)))
   const caller = ip === undefined ? undefined : Option.getOrUndefined(parseIp(ip))
   return allowlistAdmits(ranges, caller) ? undefined : new IpNotAllowed({})
@@ -101,14 +103,14 @@ const judgeKey = (
   found: Option.Option<CredentialContext>,
   guard: Guard,
   now: number,
-  ip: string | undefined,
+  req: ApiRequest,
 ): Refusal | undefined => {
   const unrecognised = recognise(found, guard.audience)
   if (unrecognised !== undefined || Option.isNone(found)) return unrecognised ?? unauthorized
   const { credential } = found.value
   return (guard.scopeFirst ? checkScope(credential, guard.scope) : undefined) ??
     checkExpiry(credential, now) ??
-    checkIp(credential, ip) ??
+    checkIp(credential, req) ??
     (guard.scopeFirst ? undefined : checkScope(credential, guard.scope))
 }
 
@@ -203,7 +205,7 @@ export const makeAuthorize: Effect.Effect<Authorize, never, AuthorizeServices> =
         // 1. The rate limit, counted before the key is even known.
         if (count > RateLimit.requests) return Effect.fail(tooManyRequests(now))
         // 2. The key: recognised, expiry, IP allowlist, scope.
-        const refused = judgeKey(found, guard, now, req.ip)
+        const refused = judgeKey(found, guard, now, req)
         if (refused !== undefined || Option.isNone(found)) return Effect.fail(refused ?? unauthorized)
         const { account, credential, application } = found.value
         // 3. Account and application state.

@@ -105,6 +105,23 @@ describe.each(hostNames.map((h) => [h] as [HostName]))("the %s host as a process
     expect(wrong.status).toBe(401)
   })
 
+  it("an IP allowlist judges the caller's address as the host reports it", async () => {
+    const keyWith = async (ip_allowlist: Array<string>) => {
+      const res = await call("POST", `/console/v1/applications/${p.banner.demoApplication}/keys`, {
+        key: consoleToken,
+        body: { mode: "live", ip_allowlist },
+      })
+      expect(res.status).toBe(201)
+      return res.body.data.key as string
+    }
+    const elsewhere = await call("GET", `/v1/verify/${crypto.randomUUID()}`, { key: await keyWith(["10.0.0.0/8"]) })
+    expect(elsewhere.status).toBe(403)
+    expect(elsewhere.body.error).toBe("ip_not_allowed")
+    const here = await call("GET", `/v1/verify/${crypto.randomUUID()}`, { key: await keyWith(["127.0.0.1", "::1"]) })
+    expect(here.status).toBe(404)
+    expect(here.body.error).toBe("not_found")
+  })
+
   it("a body over 1 MiB is refused with 400 invalid_request and a request id, before it is read whole", async () => {
     const res = await fetch(`${p.baseUrl}/v1/verify/start`, {
       method: "POST",

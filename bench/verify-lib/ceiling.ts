@@ -24,7 +24,17 @@ import { randomBytes, randomInt, randomUUID } from "node:crypto"
 import { Effect, Layer, Redacted, Stream } from "effect"
 import pg from "pg"
 import { migrate } from "../../adapters/sql/migrate.ts"
-import { busyPercent, codeIn, cpuDelta, destination, Latencies, machineTicks, sleep } from "./support.ts"
+import {
+  codeIn,
+  destination,
+  Latencies,
+  measureSlice,
+  ownCpuSeconds,
+  sleep,
+  type Slice,
+  type SliceFigures,
+  type SliceOptions,
+} from "./support.ts"
 
 // ---------------------------------------------------------------------------------------------------------------
 // The statements, as the adapters write them (whitespace aside).
@@ -208,19 +218,12 @@ const seed = async (db: Db, keys: number): Promise<Seed> => {
 // ---------------------------------------------------------------------------------------------------------------
 // The loop
 
-export interface CeilingRun {
+export interface CeilingRun extends SliceFigures {
   readonly label: string
-  seconds: number
-  verifications: number
   readonly start: Latencies
   readonly check: Latencies
-  /** Verifications per second of each slice. */
-  readonly slices: Array<number>
-  machineBusyPercent: number
   /** CPU of this process while measuring (the driver and, for PGlite, the database). */
   cpuSeconds: number
-  /** CPU of the PostgreSQL server processes serving it (NaN on PGlite). */
-  dbCpuSeconds: number
   /** The start transaction alone (BEGIN .. COMMIT), tx/s, to compare with pgbench-style figures. */
   startTxAlone: number
   nextKey: number
@@ -333,9 +336,7 @@ const verification = async (db: Db, s: Seed, run: CeilingRun) => {
 export interface Ceiling {
   readonly run: CeilingRun
   /** One slice of `seconds` measured after `warmup`, added to `run`. */
-  readonly slice: (
-    opts: { clients: number; warmup: number; seconds: number; dbCpu?: () => Promise<Map<number, number>> },
-  ) => Promise<void>
+  readonly slice: (opts: SliceOptions) => Promise<void>
   /** The start transaction alone for `seconds`; sets `run.startTxAlone`. */
   readonly startAlone: (opts: { clients: number; seconds: number }) => Promise<void>
   readonly close: () => Promise<void>
@@ -346,46 +347,21 @@ const ceilingOver = (label: string, db: Db, s: Seed, close: () => Promise<void>)
   return {
     run,
     slice: async (opts) => {
-      let verifications = 0
-      let stopping = false
-      let measuring = false
-      const client = async () => {
-        while (!stopping) {
+      const client = async (slice: Slice) => {
+        while (!slice.stopping) {
           // PGlite answers through microtasks only: without a turn of the event loop, no timer would
           // ever fire (the end of the slice included).
           await yieldToLoop()
           const lat = await verification(db, s, run)
-          if (measuring) {
+          if (slice.measuring) {
             run.start.add(lat.start)
             run.check.add(lat.check)
-            verifications++
+            slice.verifications++
           }
         }
       }
-      const loops = Array.from({ length: opts.clients }, client)
-      await sleep(opts.warmup * 1000)
-      const db0 = await opts.dbCpu?.()
-      measuring = true
-      const m0 = machineTicks()
-      const cpu0 = process.cpuUsage()
-      const t0 = performance.now()
-      await sleep(opts.seconds * 1000)
-      measuring = false
-      const elapsed = (performance.now() - t0) / 1000
-      const cpu1 = process.cpuUsage(cpu0)
-      const m1 = machineTicks()
-      const db1 = await opts.dbCpu?.()
-      stopping = true
-      await Promise.all(loops)
-      run.cpuSeconds += (cpu1.user + cpu1.system) / 1e6
-      if (db0 && db1) run.dbCpuSeconds = (Number.isNaN(run.dbCpuSeconds) ? 0 : run.dbCpuSeconds) + cpuDelta(db0, db1)
-      const busy = busyPercent(m0, m1)
-      run.machineBusyPercent = Number.isNaN(run.machineBusyPercent)
-        ? busy
-        : (run.machineBusyPercent * run.seconds + busy * elapsed) / (run.seconds + elapsed)
-      run.seconds += elapsed
-      run.verifications += verifications
-      run.slices.push(verifications / elapsed)
+      const [cpu] = await measureSlice(opts, client, run, [ownCpuSeconds])
+      run.cpuSeconds += cpu
     },
     startAlone: async (opts) => {
       let n = 0

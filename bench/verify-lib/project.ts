@@ -3,16 +3,18 @@
  * console, driven over HTTP by N clients each looping start → read the code → check.
  */
 import {
-  busyPercent,
   codeIn,
-  cpuDelta,
   destination,
   type Host,
   Latencies,
-  machineTicks,
   makeHttp,
+  measureSlice,
+  ownCpuSeconds,
   processCpuSeconds,
   sleep,
+  type Slice,
+  type SliceFigures,
+  type SliceOptions,
   statusKb,
   StatusMix,
 } from "./support.ts"
@@ -62,9 +64,7 @@ export const setupThroughConsole = async (host: Host, keyCount: number): Promise
   }
 }
 
-export interface ProjectRun {
-  seconds: number
-  verifications: number
+export interface ProjectRun extends SliceFigures {
   readonly start: Latencies
   readonly read: Latencies
   readonly check: Latencies
@@ -72,14 +72,9 @@ export interface ProjectRun {
   readonly readMix: StatusMix
   readonly checkMix: StatusMix
   readonly failures: Array<string>
-  /** Verifications per second of each slice. */
-  readonly slices: Array<number>
   peakRssKb: number
   hostCpuSeconds: number
-  /** CPU of the PostgreSQL server processes serving the host (NaN on PGlite). */
-  dbCpuSeconds: number
   clientCpuSeconds: number
-  machineBusyPercent: number
   keyRequests: number
   keys: number
   /** Round-robin positions, carried from one slice to the next. */
@@ -118,13 +113,10 @@ export const emptyProjectRun = (): ProjectRun => ({
 export const driveProject = async (
   host: Host,
   setup: Setup,
-  opts: { clients: number; warmup: number; seconds: number; dbCpu?: () => Promise<Map<number, number>> },
+  opts: SliceOptions,
   acc: ProjectRun,
 ): Promise<void> => {
   const http = makeHttp(host.baseUrl, opts.clients)
-  let verifications = 0
-  let stopping = false
-  let measuring = false
   acc.keys = setup.keys.length
   const key = () => setup.keys[acc.nextKey++ % setup.keys.length]
   const fail = (what: string) => {
@@ -135,13 +127,13 @@ export const driveProject = async (
   const request = (...a: Parameters<typeof http.request>) =>
     http.request(...a).catch((e: NodeJS.ErrnoException) => ({ status: e.code ?? "network error", body: String(e) }))
 
-  const client = async () => {
-    while (!stopping) {
+  const client = async (slice: Slice) => {
+    while (!slice.stopping) {
       const to = destination(acc.nextTo++)
       const t0 = performance.now()
       const s = await request("POST", "/v1/verify/start", key(), { to })
       const t1 = performance.now()
-      const counted = measuring
+      const counted = slice.measuring
       if (counted) {
         acc.start.add(t1 - t0)
         acc.startMix.add(s.status)
@@ -168,43 +160,19 @@ export const driveProject = async (
       const t4 = performance.now()
       const verified = c.status === 200 && JSON.parse(c.body).status === "verified"
       if (!verified) fail(`check ${c.status} ${c.body}`)
-      if (counted && measuring) {
+      if (counted && slice.measuring) {
         acc.check.add(t4 - t3)
         acc.checkMix.add(verified ? "200 verified" : c.status)
         acc.keyRequests++
-        if (verified) verifications++
+        if (verified) slice.verifications++
       }
     }
   }
 
-  const loops = Array.from({ length: opts.clients }, client)
-  await sleep(opts.warmup * 1000)
-  const db0 = await opts.dbCpu?.()
-  measuring = true
-  const cpu0 = processCpuSeconds(host.pid)
-  const own0 = process.cpuUsage()
-  const m0 = machineTicks()
-  const t0 = performance.now()
-  await sleep(opts.seconds * 1000)
-  measuring = false
-  const elapsed = (performance.now() - t0) / 1000
-  const cpu1 = processCpuSeconds(host.pid)
-  const own1 = process.cpuUsage(own0)
-  const m1 = machineTicks()
-  const db1 = await opts.dbCpu?.()
-  stopping = true
-  await Promise.all(loops)
+  const [hostCpu, clientCpu] = await measureSlice(opts, client, acc, [() => processCpuSeconds(host.pid), ownCpuSeconds])
   http.close()
-  if (db0 && db1) acc.dbCpuSeconds = (Number.isNaN(acc.dbCpuSeconds) ? 0 : acc.dbCpuSeconds) + cpuDelta(db0, db1)
-  const busy = busyPercent(m0, m1)
-  acc.machineBusyPercent = Number.isNaN(acc.machineBusyPercent)
-    ? busy
-    : (acc.machineBusyPercent * acc.seconds + busy * elapsed) / (acc.seconds + elapsed)
-  acc.seconds += elapsed
-  acc.verifications += verifications
-  acc.slices.push(verifications / elapsed)
-  acc.hostCpuSeconds += cpu1 - cpu0
-  acc.clientCpuSeconds += (own1.user + own1.system) / 1e6
+  acc.hostCpuSeconds += hostCpu
+  acc.clientCpuSeconds += clientCpu
   acc.peakRssKb = statusKb(host.pid, "VmHWM")
 }
 

@@ -1,14 +1,16 @@
 /**
  * Shared pieces of the Verify benchmark: argument parsing, a keep-alive HTTP client, percentiles,
- * process and machine CPU readings from /proc, the fresh PostgreSQL schema, the host process.
+ * process and machine CPU readings from /proc, one measured slice, the fresh PostgreSQL schema, the
+ * host process.
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { readFileSync } from "node:fs"
 import http from "node:http"
-import net from "node:net"
 import { fileURLToPath } from "node:url"
 import pg from "pg"
+import { freePort } from "../../test/support/net.ts"
+import { createSchema, dropSchema, withSearchPath } from "../../test/support/pg.ts"
 
 export const root = fileURLToPath(new URL("../..", import.meta.url))
 
@@ -151,13 +153,87 @@ export const machineTicks = (): { busy: number; total: number } => {
 export const busyPercent = (a: ReturnType<typeof machineTicks>, b: ReturnType<typeof machineTicks>) =>
   (100 * (b.busy - a.busy)) / (b.total - a.total)
 
+/** CPU seconds (user + system) this process has used so far. */
+export const ownCpuSeconds = (): number => {
+  const u = process.cpuUsage()
+  return (u.user + u.system) / 1e6
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// One measured slice
+
+export interface SliceOptions {
+  readonly clients: number
+  /** Seconds the clients run before the measured part. */
+  readonly warmup: number
+  /** Seconds measured. */
+  readonly seconds: number
+  /** A CPU reading of the database's server processes (PostgreSQL only). */
+  readonly dbCpu?: () => Promise<Map<number, number>>
+}
+
+/** What the clients of a slice read (`measuring`, `stopping`) and count (`verifications`, while measuring). */
+export interface Slice {
+  measuring: boolean
+  stopping: boolean
+  verifications: number
+}
+
+/** The figures of a run that each measured slice adds to. */
+export interface SliceFigures {
+  seconds: number
+  verifications: number
+  /** Verifications per second of each slice. */
+  readonly slices: Array<number>
+  /** CPU of the PostgreSQL server processes serving the run (NaN on PGlite). */
+  dbCpuSeconds: number
+  machineBusyPercent: number
+}
+
+/**
+ * Runs `opts.clients` copies of `client` through the warm-up and the measured part, then stops them and
+ * waits for them; adds the measured part's figures to `run`. Each of `cpu` (CPU seconds used so far) is
+ * read at both ends of the measured part; answers what each used in between.
+ */
+export const measureSlice = async (
+  opts: SliceOptions,
+  client: (slice: Slice) => Promise<void>,
+  run: SliceFigures,
+  cpu: ReadonlyArray<() => number>,
+): Promise<Array<number>> => {
+  const slice: Slice = { measuring: false, stopping: false, verifications: 0 }
+  const loops = Array.from({ length: opts.clients }, () => client(slice))
+  await sleep(opts.warmup * 1000)
+  const db0 = await opts.dbCpu?.()
+  slice.measuring = true
+  const cpu0 = cpu.map((read) => read())
+  const m0 = machineTicks()
+  const t0 = performance.now()
+  await sleep(opts.seconds * 1000)
+  slice.measuring = false
+  const elapsed = (performance.now() - t0) / 1000
+  const cpu1 = cpu.map((read) => read())
+  const m1 = machineTicks()
+  const db1 = await opts.dbCpu?.()
+  slice.stopping = true
+  await Promise.all(loops)
+  if (db0 && db1) run.dbCpuSeconds = (Number.isNaN(run.dbCpuSeconds) ? 0 : run.dbCpuSeconds) + cpuDelta(db0, db1)
+  const busy = busyPercent(m0, m1)
+  run.machineBusyPercent = Number.isNaN(run.machineBusyPercent)
+    ? busy
+    : (run.machineBusyPercent * run.seconds + busy * elapsed) / (run.seconds + elapsed)
+  run.seconds += elapsed
+  run.verifications += slice.verifications
+  run.slices.push(slice.verifications / elapsed)
+  return cpu1.map((t, i) => t - cpu0[i])
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // PostgreSQL: a fresh schema per run
 
 /** `url` on `schema`, its connections named after it (so their server processes can be found). */
-export const withSearchPath = (url: string, schema: string): string => {
-  const u = new URL(url)
-  u.searchParams.set("options", `-c search_path=${schema}`)
+const onSchema = (url: string, schema: string): string => {
+  const u = new URL(withSearchPath(url, schema))
   u.searchParams.set("application_name", schema)
   return u.toString()
 }
@@ -205,20 +281,12 @@ export interface FreshSchema {
 
 export const freshSchema = async (url: string, prefix: string): Promise<FreshSchema> => {
   const schema = `${prefix}_${randomBytes(6).toString("hex")}`
-  const admin = new pg.Client({ connectionString: url })
-  await admin.connect()
-  await admin.query(`CREATE SCHEMA ${schema}`)
-  await admin.end()
+  await createSchema(url, schema)
   return {
-    url: withSearchPath(url, schema),
+    url: onSchema(url, schema),
     schema,
     backendCpu: async () => cpuOf(await backendPids(url, schema)),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: url })
-      await c.connect()
-      await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
-      await c.end()
-    },
+    drop: () => dropSchema(url, schema),
   }
 }
 
@@ -255,16 +323,6 @@ export const makeHttp = (baseUrl: string, sockets: number) => {
 
 // ---------------------------------------------------------------------------------------------------------------
 // The host process
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const s = net.createServer()
-    s.once("error", reject)
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as net.AddressInfo).port
-      s.close(() => resolve(port))
-    })
-  })
 
 export interface Host {
   readonly baseUrl: string

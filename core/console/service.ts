@@ -194,7 +194,13 @@ export class Console extends Effect.Service<Console>()("core/Console", {
         if (body.access !== undefined && body.access !== "full") {
           f.refuse("access", "partner keys always have full access")
         }
-        return yield* issueKey(f, { accountId: owner.id, applicationId: null, mode: mode as KeyMode, access: "full", appName: null })
+        return yield* issueKey(f, {
+          accountId: owner.id,
+          applicationId: null,
+          mode: mode as KeyMode,
+          access: "full",
+          appName: null,
+        })
       },
     )
 

@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { setupApplication, startServer, type TestServer } from "../support/server.ts"
+import { describe, expect, it } from "vitest"
+import { setupApplication, useServer } from "../support/server.ts"
 
 describe("POST /v1/applications/{application}/unpause lifts the pause the protection guard set", () => {
-  let s: TestServer
-  beforeAll(async () => {
-    s = await startServer()
-  })
-  afterAll(() => s.close())
+  const s = useServer()
 
   it("the guard pauses (403 application_paused); unpause with the account token lets codes go out again", async () => {
     const { account, app, key } = await setupApplication(s)

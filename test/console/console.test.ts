@@ -6,18 +6,12 @@
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, type ManagedRuntime } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { Secrets } from "../../ports/secrets.ts"
-import { startServer, type TestServer } from "../support/server.ts"
+import { phone } from "../support/phone.ts"
+import { startServer, useServer } from "../support/server.ts"
 
-let s: TestServer
-beforeAll(async () => {
-  s = await startServer()
-})
-afterAll(() => s.close())
-
-let phoneSeq = Math.floor(Math.random() * 5_000_000)
-const phone = () => `+96655${String(1_000_000 + phoneSeq++).slice(-7)}`
+const s = useServer()
 
 /** A console call; `token` null sends none. */
 const call = (method: string, path: string, body?: unknown, token: string | null = s.consoleToken) =>

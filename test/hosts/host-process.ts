@@ -8,9 +8,9 @@
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { readFileSync } from "node:fs"
-import { createServer } from "node:net"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
+import { freePort } from "../support/net.ts"
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..")
 
@@ -45,18 +45,6 @@ export const hostCommand = (
       return fromScript("start:bun", "bun")
   }
 }
-
-/** A port nobody listens on right now. */
-export const freePort = (): Promise<number> =>
-  new Promise((ok, fail) => {
-    const srv = createServer()
-    srv.once("error", fail)
-    srv.listen(0, "127.0.0.1", () => {
-      const address = srv.address()
-      const port = typeof address === "object" && address ? address.port : 0
-      srv.close(() => ok(port))
-    })
-  })
 
 export interface Banner {
   readonly url: string

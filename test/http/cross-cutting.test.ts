@@ -9,16 +9,10 @@ import type { Route } from "../../adapters/http/operation.ts"
 import { fromExit } from "../../adapters/http/respond.ts"
 import { NotFound } from "../../core/errors.ts"
 import { close, listen, nodeServer } from "../../hosts/node-server.ts"
-import { setupApplication, startServer, type TestServer } from "../support/server.ts"
+import { phone } from "../support/phone.ts"
+import { setupApplication, useServer } from "../support/server.ts"
 
-let s: TestServer
-beforeAll(async () => {
-  s = await startServer()
-})
-afterAll(() => s.close())
-
-let phoneSeq = Math.floor(Math.random() * 5_000_000)
-const phone = () => `+96655${String(1_000_000 + phoneSeq++).slice(-7)}`
+const s = useServer()
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 

@@ -4,20 +4,14 @@
  */
 import { connect } from "node:net"
 import { Deferred, Effect, Fiber } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import type { AccountId } from "../../core/shared/brands.ts"
 import { Transactor } from "../../ports/store/transactor.ts"
 import { WalletRepo } from "../../ports/store/wallet.ts"
-import { latestCode, setupApplication, startServer, type TestServer } from "../support/server.ts"
+import { phone } from "../support/phone.ts"
+import { latestCode, setupApplication, useServer } from "../support/server.ts"
 
-let s: TestServer
-beforeAll(async () => {
-  s = await startServer()
-})
-afterAll(() => s.close())
-
-let phoneSeq = Math.floor(Math.random() * 5_000_000)
-const phone = () => `+96655${String(1_000_000 + phoneSeq++).slice(-7)}`
+const s = useServer()
 
 const smsCount = async (to: string): Promise<number> =>
   (await s.call("GET", `/console/v1/simulator/sms?to=${encodeURIComponent(to)}`, { key: s.consoleToken })).body.data

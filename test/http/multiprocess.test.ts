@@ -7,15 +7,13 @@
  */
 import type pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { phone } from "../support/phone.ts"
 import { freshPgSchema, type PgSchema, type ServerProcess, spawnServer } from "../support/processes.ts"
 
 const databaseUrl = process.env.DATABASE_URL
 const suite = databaseUrl
   ? "two server processes on one PostgreSQL (DATABASE_URL)"
   : "two server processes on one PostgreSQL — SKIPPED: DATABASE_URL is not set"
-
-let phoneSeq = Math.floor(Math.random() * 5_000_000)
-const phone = () => `+96655${String(1_000_000 + phoneSeq++).slice(-7)}`
 
 describe.runIf(databaseUrl !== undefined)(suite, () => {
   let db: PgSchema

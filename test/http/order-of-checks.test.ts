@@ -6,20 +6,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { nodeServer } from "../../hosts/node-server.ts"
-import { setupApplication, startServer, type TestServer } from "../support/server.ts"
+import { phone } from "../support/phone.ts"
+import { setupApplication, useServer } from "../support/server.ts"
 
-let s: TestServer
-beforeAll(async () => {
-  s = await startServer()
-})
-afterAll(() => s.close())
+const s = useServer()
 
 const SCOPE_HEADER_SEND = "Bearer error=insufficient_scope, scope=verify:send"
 const SCOPE_HEADER_CHECK = "Bearer error=insufficient_scope, scope=verify:check"
-
-let phoneSeq = Math.floor(Math.random() * 5_000_000)
-/** A fresh valid Saudi mobile for each use, so no per-destination hourly cap is ever reached. */
-const phone = () => `+96655${String(1_000_000 + phoneSeq++).slice(-7)}`
 
 const nowMs = async (): Promise<number> => (await s.console("POST", "/simulator/clock", { advance_ms: 0 })).now_ms
 const advance = (ms: number) => s.console("POST", "/simulator/clock", { advance_ms: ms })

@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { latestCode, setupApplication, startServer, type TestServer } from "../support/server.ts"
+import { describe, expect, it } from "vitest"
+import { latestCode, setupApplication, useServer } from "../support/server.ts"
 
 describe("a newcomer's Verify round trip over HTTP", () => {
-  let s: TestServer
-  beforeAll(async () => {
-    s = await startServer()
-  })
-  afterAll(() => s.close())
+  const s = useServer()
 
   it("start, read the code from the simulator, check it", async () => {
     const { key } = await setupApplication(s)
@@ -27,11 +23,7 @@ describe("a newcomer's Verify round trip over HTTP", () => {
 })
 
 describe("requests the HTTP parser refuses still answer JSON with X-Request-Id", () => {
-  let s: TestServer
-  beforeAll(async () => {
-    s = await startServer()
-  })
-  afterAll(() => s.close())
+  const s = useServer()
 
   it("a malformed request line answers 400 invalid_request", async () => {
     const { connect } = await import("node:net")

@@ -2,17 +2,11 @@
  * The web-standard handler a host app mounts (`platform.fetch`) and the one Deno and Bun serve
  * (`platform.serve`): path prefix, query, body limit, and answers ready at once.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { webHandler } from "../../adapters/http/web.ts"
-import { startServer, type TestServer } from "../support/server.ts"
+import { useServer } from "../support/server.ts"
 
-let s: TestServer
-beforeAll(async () => {
-  s = await startServer()
-})
-afterAll(async () => {
-  await s.close()
-})
+const s = useServer()
 
 const json = async (res: Response | Promise<Response>) => {
   const r = await res

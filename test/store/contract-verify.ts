@@ -1,7 +1,8 @@
 import { assert } from "@effect/vitest"
 import { Deferred, Effect, Fiber, Option } from "effect"
 import type { AccountId, SaudiMobile } from "../../core/shared/brands.ts"
-import type { Verification, VerifySettings } from "../../core/verify/model.ts"
+import type { Verification } from "../../core/verify/model.ts"
+import { defaultSettings } from "../../core/verify/settings.ts"
 import {
   SandboxDestinationsRepo,
   Transactor,
@@ -129,15 +130,7 @@ export const verifyContract = (it: It, options: ContractOptions) => {
     Effect.gen(function* () {
       const repo = yield* VerifySettingsRepo
       const appId = application(uuid() as AccountId).id
-      const settings: VerifySettings = {
-        code_length: 6,
-        code_lifetime_minutes: 10,
-        max_attempts: 3,
-        hourly_cap_per_destination: 5,
-        max_per_ip_per_hour: 20,
-        daily_spend_cap_halalas: null,
-        guard: { enabled: true, min_sends: 100, min_verified_percent: 10 },
-      }
+      const settings = defaultSettings
       assert.isTrue(Option.isNone(yield* repo.get(appId)))
       yield* repo.put(appId, settings)
       assert.deepStrictEqual(yield* repo.get(appId), Option.some(settings))

@@ -8,6 +8,7 @@ import type { Credential } from "../../core/keys/model.ts"
 import type { AccountId, ApplicationId, Halalas, KeyId, SaudiMobile, VerificationId } from "../../core/shared/brands.ts"
 import type { Verification, VerifySend } from "../../core/verify/model.ts"
 import type { Store } from "../../ports/store/mod.ts"
+import { withSearchPath } from "../support/pg.ts"
 
 export type It = Vitest.MethodsNonLive<Store, true>
 
@@ -91,13 +92,6 @@ export const send = (v: Verification, sentAt: number, over: Partial<VerifySend> 
   sentAt,
   ...over,
 })
-
-/** `url` with its `search_path` set to `schema`. */
-export const withSearchPath = (url: string, schema: string): string => {
-  const u = new URL(url)
-  u.searchParams.set("options", `-c search_path=${schema}`)
-  return u.toString()
-}
 
 /**
  * A schema of its own on the PostgreSQL at `url`, dropped when the scope closes, so repeated runs start

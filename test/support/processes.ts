@@ -9,30 +9,12 @@
  * - `stop()` sends SIGTERM to the process group it started (npx → tsx → node), then SIGKILL after a grace.
  */
 import { type ChildProcess, spawn } from "node:child_process"
-import { createServer } from "node:net"
 import { fileURLToPath } from "node:url"
 import pg from "pg"
+import { type Call, freePort, jsonCall } from "./net.ts"
+import { createSchema, dropSchema, withSearchPath } from "./pg.ts"
 
 const root = fileURLToPath(new URL("../..", import.meta.url))
-
-/** A port nobody listens on right now (the banner cannot report a PORT=0 pick). */
-export const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      const port = typeof address === "object" && address ? address.port : 0
-      server.close(() => resolve(port))
-    })
-  })
-
-/** `url` with its `search_path` set to `schema`. */
-export const withSearchPath = (url: string, schema: string): string => {
-  const u = new URL(url)
-  u.searchParams.set("options", `-c search_path=${schema}`)
-  return u.toString()
-}
 
 export interface PgSchema {
   readonly schema: string
@@ -47,10 +29,7 @@ export interface PgSchema {
 
 export const freshPgSchema = async (databaseUrl: string): Promise<PgSchema> => {
   const schema = `mp_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`
-  const admin = new pg.Client({ connectionString: databaseUrl })
-  await admin.connect()
-  await admin.query(`CREATE SCHEMA ${schema}`)
-  await admin.end()
+  await createSchema(databaseUrl, schema)
   const url = withSearchPath(databaseUrl, schema)
   const clients: Array<pg.Client> = []
   const connect = async () => {
@@ -67,10 +46,7 @@ export const freshPgSchema = async (databaseUrl: string): Promise<PgSchema> => {
     connect,
     drop: async () => {
       for (const c of clients) await c.end().catch(() => {})
-      const admin = new pg.Client({ connectionString: databaseUrl })
-      await admin.connect()
-      await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
-      await admin.end()
+      await dropSchema(databaseUrl, schema)
     },
   }
 }
@@ -91,12 +67,8 @@ export interface ServerProcess {
   /** Set when this process seeded the demo account. */
   readonly demo: () => DemoKeys | undefined
   readonly pid: number
-  /** fetch against this process; `key` goes into `Authorization: Bearer`. */
-  readonly call: (
-    method: string,
-    path: string,
-    opts?: { key?: string; body?: unknown; headers?: Record<string, string> },
-  ) => Promise<{ status: number; headers: Headers; body: any }>
+  /** fetch against this process (see `Call`). */
+  readonly call: Call
   readonly console: (method: string, path: string, body?: unknown) => Promise<any>
   readonly stop: () => Promise<void>
 }
@@ -186,19 +158,7 @@ export const spawnServer = async (options: SpawnOptions): Promise<ServerProcess>
     throw new Error(`unexpected banner: ${stdout.join("\n")}`)
   }
 
-  const call: ServerProcess["call"] = async (method, path, opts = {}) => {
-    const headers: Record<string, string> = { ...opts.headers }
-    if (opts.key !== undefined) headers.authorization = `Bearer ${opts.key}`
-    const body = opts.body === undefined ? undefined : JSON.stringify(opts.body)
-    if (body !== undefined) headers["content-type"] = "application/json"
-    const res = await fetch(baseUrl + path, { method, headers, body })
-    const text = await res.text()
-    let parsed: unknown = text
-    try {
-      parsed = JSON.parse(text)
-    } catch { /* not JSON */ }
-    return { status: res.status, headers: res.headers, body: parsed }
-  }
+  const call = jsonCall(baseUrl)
 
   return {
     port,

@@ -6,18 +6,16 @@ import { Effect } from "effect"
 import { type Settings, settingsFromEnv } from "../../adapters/config.ts"
 import { makePlatform, type Platform, type PlatformOptions } from "../../adapters/platform.ts"
 import { close, listen, nodeServer } from "../../hosts/node-server.ts"
+import { type Call, jsonCall } from "./net.ts"
+import { forSuite } from "./suite.ts"
 
 export interface TestServer {
   readonly baseUrl: string
   readonly consoleToken: string
   readonly platform: Platform
   readonly settings: Settings
-  /** fetch against the server; `key` goes into `Authorization: Bearer`. */
-  readonly call: (
-    method: string,
-    path: string,
-    opts?: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> },
-  ) => Promise<{ status: number; headers: Headers; body: any }>
+  /** fetch against the server (see `Call`). */
+  readonly call: Call
   /** A console call with the console token; answers `data` on 2xx and throws otherwise. */
   readonly console: (method: string, path: string, body?: unknown) => Promise<any>
   readonly close: () => Promise<void>
@@ -41,19 +39,7 @@ export const startServer = async (
   const server = nodeServer(platform.dispatch)
   const port = await listen(server, 0, "127.0.0.1")
   const baseUrl = `http://127.0.0.1:${port}`
-  const call: TestServer["call"] = async (method, path, opts = {}) => {
-    const headers: Record<string, string> = { ...opts.headers }
-    if (opts.key !== undefined) headers.authorization = `Bearer ${opts.key}`
-    const body = opts.rawBody ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body))
-    if (body !== undefined) headers["content-type"] ??= "application/json"
-    const res = await fetch(baseUrl + path, { method, headers, body })
-    const text = await res.text()
-    let parsed: unknown = text
-    try {
-      parsed = JSON.parse(text)
-    } catch { /* not JSON */ }
-    return { status: res.status, headers: res.headers, body: parsed }
-  }
+  const call = jsonCall(baseUrl)
   const consoleCall: TestServer["console"] = async (method, path, body) => {
     const res = await call(method, `/console/v1${path}`, { key: settings.consoleToken, body: body ?? {} })
     if (res.status >= 300) throw new Error(`console ${method} ${path} -> ${res.status} ${JSON.stringify(res.body)}`)
@@ -72,6 +58,9 @@ export const startServer = async (
     },
   }
 }
+
+/** The server of the enclosing suite (file or `describe`), see `forSuite`. */
+export const useServer = (...args: Parameters<typeof startServer>): TestServer => forSuite(() => startServer(...args))
 
 /** Creates an approved application with a funded wallet and a key, through the console. */
 export const setupApplication = async (

@@ -2,15 +2,11 @@
  * Verify over HTTP: the wire shapes of answers and of every Verify error code (spec Section 7,
  * DECISIONS 3): `{ error, ...extras }` exactly, with the HTTP status of the table.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { latestCode, setupApplication, startServer, type TestServer } from "../support/server.ts"
+import { describe, expect, it } from "vitest"
+import { latestCode, setupApplication, useServer } from "../support/server.ts"
 import { balance, putSettings, texts } from "./http-harness.ts"
 
-let s: TestServer
-beforeAll(async () => {
-  s = await startServer()
-})
-afterAll(() => s.close())
+const s = useServer()
 
 const iso = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
 let numberSeq = 0

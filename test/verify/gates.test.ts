@@ -4,15 +4,13 @@
  * insufficient_credits (step 6); then the send (step 7). Each test builds a situation where two gates
  * fail at once, asserts the earlier one answers, then lifts it and asserts the later one answers.
  */
-import { describe, expect, it } from "@effect/vitest"
+import { describe, expect } from "@effect/vitest"
 import { Effect } from "effect"
 import { unpauseApplication } from "../../core/accounts/unpause.ts"
 import { Console } from "../../core/console/service.ts"
-import { applicationOf, principalOf, resend, setup, start, textsTo, VerifyTestLayer } from "./harness.ts"
+import { applicationOf, mobile, platformTest, principalOf, resend, setup, start, textsTo, to } from "./harness.ts"
 
-const to = "+966551234567"
 const other = "+966551234568"
-const mobile = (i: number) => `+9665510${String(i).padStart(5, "0")}`
 
 /** A second key on the same application. */
 const keyOn = (applicationId: string, mode: "live" | "test") =>
@@ -22,67 +20,69 @@ const putSettings = (applicationId: string, body: Record<string, unknown>) =>
   Effect.flatMap(Console, (c) => c.putVerifySettings(applicationId, body))
 
 describe("sandbox_unverified_destination before sandbox_quota_exceeded", () => {
-  it.effect("quota used up and the number unproven: sandbox_unverified_destination", () =>
-    Effect.gen(function* () {
-      const { p } = yield* setup({ mode: "test", proven: [to, other], settings: { hourly_cap_per_destination: 100 } })
-      for (let i = 0; i < 10; i++) yield* start(p, to)
-      expect(yield* Effect.flip(start(p, mobile(1)))).toMatchObject({ _tag: "sandbox_unverified_destination" })
-      expect(yield* Effect.flip(start(p, other))).toMatchObject({ _tag: "sandbox_quota_exceeded" })
-    }).pipe(Effect.provide(VerifyTestLayer())))
+  platformTest("quota used up and the number unproven: sandbox_unverified_destination", function* () {
+    const { p } = yield* setup({ mode: "test", proven: [to, other], settings: { hourly_cap_per_destination: 100 } })
+    for (let i = 0; i < 10; i++) yield* start(p, to)
+    expect(yield* Effect.flip(start(p, mobile(1)))).toMatchObject({ _tag: "sandbox_unverified_destination" })
+    expect(yield* Effect.flip(start(p, other))).toMatchObject({ _tag: "sandbox_quota_exceeded" })
+  })
 })
 
 describe("sandbox_unverified_destination before rate_limited", () => {
-  it.effect("the number's hourly cap reached (by a live key) and unproven for the test key: sandbox_unverified_destination", () =>
-    Effect.gen(function* () {
+  platformTest(
+    "the number's hourly cap reached (by a live key) and unproven for the test key: sandbox_unverified_destination",
+    function* () {
       const live = yield* setup({ mode: "live", settings: { hourly_cap_per_destination: 1 } })
       yield* start(live.p, to)
       const test = yield* keyOn(live.applicationId, "test")
       expect(yield* Effect.flip(start(test, to))).toMatchObject({ _tag: "sandbox_unverified_destination" })
       yield* Effect.flatMap(Console, (c) => c.addSandboxDestination(live.accountId, { to }))
       expect(yield* Effect.flip(start(test, to))).toMatchObject({ _tag: "rate_limited" })
-    }).pipe(Effect.provide(VerifyTestLayer())))
+    },
+  )
 })
 
 describe("sandbox_quota_exceeded before rate_limited", () => {
-  it.effect("quota used up and the number's hourly cap reached: sandbox_quota_exceeded", () =>
-    Effect.gen(function* () {
-      const { applicationId, p } = yield* setup({
-        mode: "test",
-        proven: [to, ...Array.from({ length: 9 }, (_, i) => mobile(i))],
-        settings: { hourly_cap_per_destination: 1 },
-      })
-      yield* start(p, to)
-      for (let i = 0; i < 9; i++) yield* start(p, mobile(i))
-      expect(yield* Effect.flip(start(p, to))).toMatchObject({ _tag: "sandbox_quota_exceeded" })
-      const live = yield* keyOn(applicationId, "live")
-      expect(yield* Effect.flip(start(live, to))).toMatchObject({ _tag: "rate_limited" })
-    }).pipe(Effect.provide(VerifyTestLayer())))
+  platformTest("quota used up and the number's hourly cap reached: sandbox_quota_exceeded", function* () {
+    const { applicationId, p } = yield* setup({
+      mode: "test",
+      proven: [to, ...Array.from({ length: 9 }, (_, i) => mobile(i))],
+      settings: { hourly_cap_per_destination: 1 },
+    })
+    yield* start(p, to)
+    for (let i = 0; i < 9; i++) yield* start(p, mobile(i))
+    expect(yield* Effect.flip(start(p, to))).toMatchObject({ _tag: "sandbox_quota_exceeded" })
+    const live = yield* keyOn(applicationId, "live")
+    expect(yield* Effect.flip(start(live, to))).toMatchObject({ _tag: "rate_limited" })
+  })
 })
 
 describe("rate_limited before ip_rate_limited", () => {
-  it.effect("the number's cap and the IP's cap both reached: rate_limited; another number from that IP: ip_rate_limited", () =>
-    Effect.gen(function* () {
+  platformTest(
+    "the number's cap and the IP's cap both reached: rate_limited; another number from that IP: ip_rate_limited",
+    function* () {
       const { p } = yield* setup({ settings: { hourly_cap_per_destination: 1, max_per_ip_per_hour: 1 } })
       yield* start(p, to, { client_ip: "203.0.113.5" })
       expect(yield* Effect.flip(start(p, to, { client_ip: "203.0.113.5" }))).toMatchObject({ _tag: "rate_limited" })
       expect(yield* Effect.flip(start(p, other, { client_ip: "203.0.113.5" }))).toMatchObject({
         _tag: "ip_rate_limited",
       })
-    }).pipe(Effect.provide(VerifyTestLayer())))
+    },
+  )
 
-  it.effect("on resend too: rate_limited before ip_rate_limited", () =>
-    Effect.gen(function* () {
-      const { p } = yield* setup({ settings: { hourly_cap_per_destination: 1, max_per_ip_per_hour: 1 } })
-      const v = yield* start(p, to, { client_ip: "203.0.113.5" })
-      expect(yield* Effect.flip(resend(p, v.id))).toMatchObject({ _tag: "rate_limited" })
-      yield* putSettings((yield* applicationOf(v.application_id)).id, { hourly_cap_per_destination: 2 })
-      expect(yield* Effect.flip(resend(p, v.id))).toMatchObject({ _tag: "ip_rate_limited" })
-    }).pipe(Effect.provide(VerifyTestLayer())))
+  platformTest("on resend too: rate_limited before ip_rate_limited", function* () {
+    const { p } = yield* setup({ settings: { hourly_cap_per_destination: 1, max_per_ip_per_hour: 1 } })
+    const v = yield* start(p, to, { client_ip: "203.0.113.5" })
+    expect(yield* Effect.flip(resend(p, v.id))).toMatchObject({ _tag: "rate_limited" })
+    yield* putSettings((yield* applicationOf(v.application_id)).id, { hourly_cap_per_destination: 2 })
+    expect(yield* Effect.flip(resend(p, v.id))).toMatchObject({ _tag: "ip_rate_limited" })
+  })
 })
 
 describe("ip_rate_limited before spend_cap_reached", () => {
-  it.effect("the IP's cap and the day's spend cap both reached: ip_rate_limited; from another IP: spend_cap_reached", () =>
-    Effect.gen(function* () {
+  platformTest(
+    "the IP's cap and the day's spend cap both reached: ip_rate_limited; from another IP: spend_cap_reached",
+    function* () {
       const { p } = yield* setup({ settings: { max_per_ip_per_hour: 1, daily_spend_cap_halalas: 9 } })
       yield* start(p, to, { client_ip: "203.0.113.5" })
       expect(yield* Effect.flip(start(p, other, { client_ip: "203.0.113.5" }))).toMatchObject({
@@ -91,12 +91,14 @@ describe("ip_rate_limited before spend_cap_reached", () => {
       expect(yield* Effect.flip(start(p, other, { client_ip: "203.0.113.6" }))).toMatchObject({
         _tag: "spend_cap_reached",
       })
-    }).pipe(Effect.provide(VerifyTestLayer())))
+    },
+  )
 })
 
 describe("spend_cap_reached before application_paused", () => {
-  it.effect("paused by the guard and the spend cap reached: spend_cap_reached; with the cap raised: application_paused", () =>
-    Effect.gen(function* () {
+  platformTest(
+    "paused by the guard and the spend cap reached: spend_cap_reached; with the cap raised: application_paused",
+    function* () {
       const { applicationId, p } = yield* setup({
         settings: { daily_spend_cap_halalas: 9, guard: { min_sends: 1, min_verified_percent: 50 } },
       })
@@ -105,12 +107,14 @@ describe("spend_cap_reached before application_paused", () => {
       expect(yield* Effect.flip(start(p, other))).toMatchObject({ _tag: "spend_cap_reached" })
       yield* putSettings(applicationId, { daily_spend_cap_halalas: null })
       expect(yield* Effect.flip(start(p, other))).toMatchObject({ _tag: "application_paused" })
-    }).pipe(Effect.provide(VerifyTestLayer())))
+    },
+  )
 })
 
 describe("application_paused before insufficient_credits", () => {
-  it.effect("paused and the wallet empty: application_paused; unpaused: insufficient_credits; nothing sent", () =>
-    Effect.gen(function* () {
+  platformTest(
+    "paused and the wallet empty: application_paused; unpaused: insufficient_credits; nothing sent",
+    function* () {
       const { applicationId, p } = yield* setup({
         balance: 9,
         settings: { guard: { min_sends: 1, min_verified_percent: 50 } },
@@ -123,28 +127,28 @@ describe("application_paused before insufficient_credits", () => {
       expect(yield* Effect.flip(resend(p, v.id))).toMatchObject({ _tag: "insufficient_credits" })
       expect(yield* textsTo(other)).toEqual([])
       expect(yield* textsTo(to)).toHaveLength(1)
-    }).pipe(Effect.provide(VerifyTestLayer())))
+    },
+  )
 })
 
 describe("every step-5 gate before insufficient_credits", () => {
-  it.effect("with an empty wallet, each gate still answers its own code", () =>
-    Effect.gen(function* () {
-      const { applicationId, p } = yield* setup({
-        balance: 18,
-        settings: { hourly_cap_per_destination: 1, max_per_ip_per_hour: 1 },
-      })
-      yield* start(p, to, { client_ip: "203.0.113.5" })
-      yield* start(p, other, { client_ip: "203.0.113.6" })
-      expect(yield* Effect.flip(start(p, to))).toMatchObject({ _tag: "rate_limited" })
-      expect(yield* Effect.flip(start(p, mobile(1), { client_ip: "203.0.113.5" }))).toMatchObject({
-        _tag: "ip_rate_limited",
-      })
-      yield* putSettings(applicationId, { daily_spend_cap_halalas: 18 })
-      expect(yield* Effect.flip(start(p, mobile(1)))).toMatchObject({ _tag: "spend_cap_reached" })
-      yield* putSettings(applicationId, { daily_spend_cap_halalas: null })
-      expect(yield* Effect.flip(start(p, mobile(1)))).toMatchObject({
-        _tag: "insufficient_credits",
-        balance_halalas: 0,
-      })
-    }).pipe(Effect.provide(VerifyTestLayer())))
+  platformTest("with an empty wallet, each gate still answers its own code", function* () {
+    const { applicationId, p } = yield* setup({
+      balance: 18,
+      settings: { hourly_cap_per_destination: 1, max_per_ip_per_hour: 1 },
+    })
+    yield* start(p, to, { client_ip: "203.0.113.5" })
+    yield* start(p, other, { client_ip: "203.0.113.6" })
+    expect(yield* Effect.flip(start(p, to))).toMatchObject({ _tag: "rate_limited" })
+    expect(yield* Effect.flip(start(p, mobile(1), { client_ip: "203.0.113.5" }))).toMatchObject({
+      _tag: "ip_rate_limited",
+    })
+    yield* putSettings(applicationId, { daily_spend_cap_halalas: 18 })
+    expect(yield* Effect.flip(start(p, mobile(1)))).toMatchObject({ _tag: "spend_cap_reached" })
+    yield* putSettings(applicationId, { daily_spend_cap_halalas: null })
+    expect(yield* Effect.flip(start(p, mobile(1)))).toMatchObject({
+      _tag: "insufficient_credits",
+      balance_halalas: 0,
+    })
+  })
 })

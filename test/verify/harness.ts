@@ -3,7 +3,9 @@
  * adapters/platform.ts (memory store, node-crypto secrets, SMS simulator, Verify, Console), plus a
  * switch that makes the simulated network refuse every text (to refuse a resend).
  */
-import { Context, Effect, Either, Layer, Option } from "effect"
+import { it } from "@effect/vitest"
+import { Context, Effect, Either, Layer, Option, type TestServices } from "effect"
+import type { YieldWrap } from "effect/Utils"
 import { SmsGatewaySimulator } from "../../adapters/sms/simulator.ts"
 import { MemoryPlatformSecret } from "../../adapters/memory/platform-secret.ts"
 import { MemoryStore } from "../../adapters/memory/store.ts"
@@ -49,7 +51,26 @@ export const VerifyTestLayer = () => {
   return Layer.provideMerge(Console.Default, Layer.provideMerge(Verify.Default, sms))
 }
 
+/** What a test body may use: the platform's services and the TestClock's. */
+type PlatformServices = Layer.Layer.Success<ReturnType<typeof VerifyTestLayer>> | TestServices.TestServices
+
+/**
+ * `it.effect` on a platform of its own (a fresh `VerifyTestLayer`, so an empty memory store), on the
+ * TestClock: `body` is the body of an `Effect.gen`.
+ */
+export const platformTest = (
+  name: string,
+  body: () => Generator<YieldWrap<Effect.Effect<any, any, PlatformServices>>, unknown, never>,
+  timeout?: number,
+) => it.effect(name, () => Effect.provide(Effect.gen(body), VerifyTestLayer()), timeout)
+
 export const RefusedNumber = "+966500000001"
+
+/** The destination of a test that needs just one. */
+export const to = "+966551234567"
+
+/** Distinct valid Saudi mobiles. */
+export const mobile = (i: number) => `+9665510${String(i).padStart(5, "0")}`
 
 const fakeRequest = (key: string, body: Record<string, unknown>): ApiRequest => ({
   method: "POST",
@@ -118,10 +139,10 @@ export const resend = (p: KeyPrincipal, id: string) => Effect.flatMap(Verify, (v
 export const cancel = (p: KeyPrincipal, id: string) => Effect.flatMap(Verify, (v) => v.cancel(p, id))
 export const read = (p: KeyPrincipal, id: string) => Effect.flatMap(Verify, (v) => v.read(p, id))
 
-const mobile = (to: string): SaudiMobile => Option.getOrThrow(parseSaudiMobile(to))
+const saudiMobile = (to: string): SaudiMobile => Option.getOrThrow(parseSaudiMobile(to))
 
 /** Every text the simulator logged to `to`, newest first. */
-export const textsTo = (to: string) => Effect.flatMap(SimulatedSmsRepo, (log) => log.listTo(mobile(to), 1000))
+export const textsTo = (to: string) => Effect.flatMap(SimulatedSmsRepo, (log) => log.listTo(saudiMobile(to), 1000))
 
 /** The code of the latest text to `to`: its one standalone run of digits. */
 export const latestCode = (to: string) =>

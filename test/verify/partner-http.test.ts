@@ -2,15 +2,11 @@
  * Partner keys on Verify (spec Sections 5 and 7, DECISIONS 2 and 3): an account-level key names the
  * client application with `application` in the body (or `?application=` on GET), by id or external id.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { latestCode, startServer, type TestServer } from "../support/server.ts"
+import { describe, expect, it } from "vitest"
+import { latestCode, useServer } from "../support/server.ts"
 import { balance, eventsOf, outbox, putSettings } from "./http-harness.ts"
 
-let s: TestServer
-beforeAll(async () => {
-  s = await startServer()
-})
-afterAll(() => s.close())
+const s = useServer()
 
 let seq = 0
 const fresh = () => `+9665530${String(++seq).padStart(5, "0")}`

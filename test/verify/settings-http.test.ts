@@ -2,15 +2,11 @@
  * Verify settings through the console (spec Sections 2 and 8, DECISIONS 2 and 3): bounds, defaults, and
  * code_length / code_lifetime_minutes / max_attempts taking effect on the next start.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { latestCode, setupApplication, startServer, type TestServer } from "../support/server.ts"
+import { describe, expect, it } from "vitest"
+import { latestCode, setupApplication, useServer } from "../support/server.ts"
 import { advance, putSettings } from "./http-harness.ts"
 
-let s: TestServer
-beforeAll(async () => {
-  s = await startServer()
-})
-afterAll(() => s.close())
+const s = useServer()
 
 const to = "+966551234567"
 const startCode = async (key: string, number = to) => {

@@ -3,15 +3,11 @@
  * clock runs every job that falls due; the sweep runs every ten minutes and picks codes at least five
  * minutes past expiry, so `verification.expired` arrives between 5 and 15 minutes after `expires_at`.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { setupApplication, startServer, type TestServer } from "../support/server.ts"
+import { describe, expect, it } from "vitest"
+import { setupApplication, useServer } from "../support/server.ts"
 import { advance, eventsOf } from "./http-harness.ts"
 
-let s: TestServer
-beforeAll(async () => {
-  s = await startServer()
-})
-afterAll(() => s.close())
+const s = useServer()
 
 const minute = 60_000
 

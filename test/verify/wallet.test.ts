@@ -15,6 +15,7 @@ import {
   check,
   latestCode,
   minutes,
+  platformTest,
   principalOf,
   read,
   RefusedNumber,
@@ -24,72 +25,67 @@ import {
   start,
   storedVerification,
   textsTo,
+  to,
   VerifyTestLayer,
 } from "./harness.ts"
 
-const to = "+966551234567"
-
 describe("price: 9 halalas for each SMS sent by start or resend with a live key", () => {
-  it.effect("start takes 9, each resend 9 more; check, read and cancel are free", () =>
-    Effect.gen(function* () {
-      const { accountId, p } = yield* setup({ balance: 100 })
-      const v = yield* start(p, to)
-      expect(yield* balanceOf(accountId)).toBe(91)
-      yield* resend(p, v.id)
-      yield* resend(p, v.id)
-      expect(yield* balanceOf(accountId)).toBe(73)
-      yield* check(p, v.id, yield* latestCode(to))
-      yield* read(p, v.id)
-      expect(yield* balanceOf(accountId)).toBe(73)
-      const ledger = yield* Effect.flatMap(WalletRepo, (w) => w.summary(accountId, 0))
-      expect(ledger).toEqual({ credits: 100, charges: 27, refunds: 0 })
-    }).pipe(Effect.provide(VerifyTestLayer())))
+  platformTest("start takes 9, each resend 9 more; check, read and cancel are free", function* () {
+    const { accountId, p } = yield* setup({ balance: 100 })
+    const v = yield* start(p, to)
+    expect(yield* balanceOf(accountId)).toBe(91)
+    yield* resend(p, v.id)
+    yield* resend(p, v.id)
+    expect(yield* balanceOf(accountId)).toBe(73)
+    yield* check(p, v.id, yield* latestCode(to))
+    yield* read(p, v.id)
+    expect(yield* balanceOf(accountId)).toBe(73)
+    const ledger = yield* Effect.flatMap(WalletRepo, (w) => w.summary(accountId, 0))
+    expect(ledger).toEqual({ credits: 100, charges: 27, refunds: 0 })
+  })
 })
 
 describe("test keys are free and never touch the wallet", () => {
-  it.effect("a test-key start and resend leave the balance and the ledger unchanged", () =>
-    Effect.gen(function* () {
-      const { accountId, p } = yield* setup({ balance: 50, mode: "test", proven: [to] })
-      const v = yield* start(p, to)
-      yield* resend(p, v.id)
-      expect(yield* balanceOf(accountId)).toBe(50)
-      expect(yield* Effect.flatMap(WalletRepo, (w) => w.summary(accountId, 0))).toEqual({
-        credits: 50,
-        charges: 0,
-        refunds: 0,
-      })
-    }).pipe(Effect.provide(VerifyTestLayer())))
+  platformTest("a test-key start and resend leave the balance and the ledger unchanged", function* () {
+    const { accountId, p } = yield* setup({ balance: 50, mode: "test", proven: [to] })
+    const v = yield* start(p, to)
+    yield* resend(p, v.id)
+    expect(yield* balanceOf(accountId)).toBe(50)
+    expect(yield* Effect.flatMap(WalletRepo, (w) => w.summary(accountId, 0))).toEqual({
+      credits: 50,
+      charges: 0,
+      refunds: 0,
+    })
+  })
 
-  it.effect("a test key works with an empty wallet", () =>
-    Effect.gen(function* () {
-      const { p } = yield* setup({ balance: 0, mode: "test", proven: [to] })
-      expect((yield* start(p, to)).mode).toBe("test")
-    }).pipe(Effect.provide(VerifyTestLayer())))
+  platformTest("a test key works with an empty wallet", function* () {
+    const { p } = yield* setup({ balance: 0, mode: "test", proven: [to] })
+    expect((yield* start(p, to)).mode).toBe("test")
+  })
 })
 
 describe("402 insufficient_credits: balance below price; nothing sent; adds message, balance_halalas, price_halalas", () => {
-  it.effect("start with 8 halalas is refused with the balance and the price, and sends nothing", () =>
-    Effect.gen(function* () {
-      const { accountId, p } = yield* setup({ balance: 8 })
-      const e = yield* Effect.flip(start(p, to))
-      expect(e).toMatchObject({ _tag: "insufficient_credits", balance_halalas: 8, price_halalas: 9 })
-      expect(e).toHaveProperty("message", expect.stringMatching(/\S/))
-      expect(yield* textsTo(to)).toEqual([])
-      expect(yield* balanceOf(accountId)).toBe(8)
-    }).pipe(Effect.provide(VerifyTestLayer())))
+  platformTest("start with 8 halalas is refused with the balance and the price, and sends nothing", function* () {
+    const { accountId, p } = yield* setup({ balance: 8 })
+    const e = yield* Effect.flip(start(p, to))
+    expect(e).toMatchObject({ _tag: "insufficient_credits", balance_halalas: 8, price_halalas: 9 })
+    expect(e).toHaveProperty("message", expect.stringMatching(/\S/))
+    expect(yield* textsTo(to)).toEqual([])
+    expect(yield* balanceOf(accountId)).toBe(8)
+  })
 
-  it.effect("an empty wallet answers balance_halalas 0", () =>
-    Effect.gen(function* () {
-      const { p } = yield* setup({ balance: 0 })
-      expect(yield* Effect.flip(start(p, to))).toMatchObject({
-        _tag: "insufficient_credits",
-        balance_halalas: 0,
-        price_halalas: 9,
-      })
-    }).pipe(Effect.provide(VerifyTestLayer())))
+  platformTest("an empty wallet answers balance_halalas 0", function* () {
+    const { p } = yield* setup({ balance: 0 })
+    expect(yield* Effect.flip(start(p, to))).toMatchObject({
+      _tag: "insufficient_credits",
+      balance_halalas: 0,
+      price_halalas: 9,
+    })
+  })
 
-  it.effect("resend with the balance spent is refused; the verification keeps its code and resend count", () =>
-    Effect.gen(function* () {
+  platformTest(
+    "resend with the balance spent is refused; the verification keeps its code and resend count",
+    function* () {
       const { accountId, p } = yield* setup({ balance: 9 })
       const v = yield* start(p, to)
       const before = Option.getOrThrow(yield* storedVerification(v.id))
@@ -103,50 +99,48 @@ describe("402 insufficient_credits: balance below price; nothing sent; adds mess
       yield* Effect.flatMap(Console, (c) => c.creditWallet(accountId, { amount_halalas: 27 }))
       for (let i = 0; i < 3; i++) yield* resend(p, v.id)
       expect(yield* Effect.flip(resend(p, v.id))).toMatchObject({ _tag: "resend_limit_reached" })
-    }).pipe(Effect.provide(VerifyTestLayer())))
+    },
+  )
 })
 
 describe("502 send_failed: a send the network refuses is refunded in full and leaves nothing to check", () => {
-  it.effect("+966500000001 answers send_failed with provider_code simulated_refusal and a message", () =>
-    Effect.gen(function* () {
-      const { p } = yield* setup()
-      const e = yield* Effect.flip(start(p, RefusedNumber))
-      expect(e).toMatchObject({ _tag: "send_failed", provider_code: "simulated_refusal" })
-      expect(e).toHaveProperty("message", expect.stringMatching(/\S/))
-    }).pipe(Effect.provide(VerifyTestLayer())))
+  platformTest("+966500000001 answers send_failed with provider_code simulated_refusal and a message", function* () {
+    const { p } = yield* setup()
+    const e = yield* Effect.flip(start(p, RefusedNumber))
+    expect(e).toMatchObject({ _tag: "send_failed", provider_code: "simulated_refusal" })
+    expect(e).toHaveProperty("message", expect.stringMatching(/\S/))
+  })
 
-  it.effect("the balance is restored and the ledger shows the charge and its refund", () =>
-    Effect.gen(function* () {
-      const { accountId, p } = yield* setup({ balance: 100 })
-      yield* Effect.flip(start(p, RefusedNumber))
-      expect(yield* balanceOf(accountId)).toBe(100)
-      expect(yield* Effect.flatMap(WalletRepo, (w) => w.summary(accountId, 0))).toEqual({
-        credits: 100,
-        charges: 9,
-        refunds: 9,
-      })
-    }).pipe(Effect.provide(VerifyTestLayer())))
+  platformTest("the balance is restored and the ledger shows the charge and its refund", function* () {
+    const { accountId, p } = yield* setup({ balance: 100 })
+    yield* Effect.flip(start(p, RefusedNumber))
+    expect(yield* balanceOf(accountId)).toBe(100)
+    expect(yield* Effect.flatMap(WalletRepo, (w) => w.summary(accountId, 0))).toEqual({
+      credits: 100,
+      charges: 9,
+      refunds: 9,
+    })
+  })
 
-  it.effect("with exactly one price in the wallet, a refused send still leaves the price to spend", () =>
-    Effect.gen(function* () {
-      const { accountId, p } = yield* setup({ balance: 9 })
-      yield* Effect.flip(start(p, RefusedNumber))
-      expect((yield* start(p, to)).status).toBe("pending")
-      expect(yield* balanceOf(accountId)).toBe(0)
-    }).pipe(Effect.provide(VerifyTestLayer())))
+  platformTest("with exactly one price in the wallet, a refused send still leaves the price to spend", function* () {
+    const { accountId, p } = yield* setup({ balance: 9 })
+    yield* Effect.flip(start(p, RefusedNumber))
+    expect((yield* start(p, to)).status).toBe("pending")
+    expect(yield* balanceOf(accountId)).toBe(0)
+  })
 
-  it.effect("no verification is left: nothing to check or read, and no event fires", () =>
-    Effect.gen(function* () {
-      const { p } = yield* setup()
-      const before = (yield* allEvents).length
-      yield* Effect.flip(start(p, RefusedNumber))
-      const events = yield* allEvents
-      expect(events.length).toBe(before)
-      expect(events.some((e) => String(e.event).startsWith("verification."))).toBe(false)
-    }).pipe(Effect.provide(VerifyTestLayer())))
+  platformTest("no verification is left: nothing to check or read, and no event fires", function* () {
+    const { p } = yield* setup()
+    const before = (yield* allEvents).length
+    yield* Effect.flip(start(p, RefusedNumber))
+    const events = yield* allEvents
+    expect(events.length).toBe(before)
+    expect(events.some((e) => String(e.event).startsWith("verification."))).toBe(false)
+  })
 
-  it.effect("it counts toward no cap or spend: destination cap 1, IP cap 1 and spend cap 9 all still admit the next send", () =>
-    Effect.gen(function* () {
+  platformTest(
+    "it counts toward no cap or spend: destination cap 1, IP cap 1 and spend cap 9 all still admit the next send",
+    function* () {
       const { p } = yield* setup({
         settings: { hourly_cap_per_destination: 1, max_per_ip_per_hour: 1, daily_spend_cap_halalas: 9 },
       })
@@ -157,19 +151,23 @@ describe("502 send_failed: a send the network refuses is refunded in full and le
       })
       // The same IP and the day's spend: both still free.
       expect((yield* start(p, to, { client_ip: "198.51.100.7" })).status).toBe("pending")
-    }).pipe(Effect.provide(VerifyTestLayer())))
+    },
+  )
 
-  it.effect("it counts toward no protection-guard statistics: a refused send never pauses the application", () =>
-    Effect.gen(function* () {
+  platformTest(
+    "it counts toward no protection-guard statistics: a refused send never pauses the application",
+    function* () {
       const { applicationId, p } = yield* setup({ settings: { guard: { min_sends: 1, min_verified_percent: 50 } } })
       yield* Effect.flip(start(p, RefusedNumber))
       expect((yield* applicationOf(applicationId)).paused).toBe(false)
       expect((yield* allEvents).map((e) => e.event)).not.toContain("service.paused")
       expect((yield* start(p, to)).status).toBe("pending")
-    }).pipe(Effect.provide(VerifyTestLayer())))
+    },
+  )
 
-  it.effect("a test-key send to the refused number is free, refused, and counts toward no sandbox start", () =>
-    Effect.gen(function* () {
+  platformTest(
+    "a test-key send to the refused number is free, refused, and counts toward no sandbox start",
+    function* () {
       const { accountId, p } = yield* setup({ balance: 0, mode: "test", proven: [RefusedNumber, to, "+966551234568"] })
       expect(yield* Effect.flip(start(p, RefusedNumber))).toMatchObject({ _tag: "send_failed" })
       expect(yield* balanceOf(accountId)).toBe(0)
@@ -178,12 +176,14 @@ describe("502 send_failed: a send the network refuses is refunded in full and le
         yield* TestClock.adjust(minutes(61))
       }
       expect(yield* Effect.flip(start(p, to))).toMatchObject({ _tag: "sandbox_quota_exceeded" })
-    }).pipe(Effect.provide(VerifyTestLayer())))
+    },
+  )
 })
 
 describe("a resend the network refuses is refunded and restores the previous code", () => {
-  it.effect("send_failed; balance restored; the previous code still verifies; expires_at and the resend count are as before", () =>
-    Effect.gen(function* () {
+  platformTest(
+    "send_failed; balance restored; the previous code still verifies; expires_at and the resend count are as before",
+    function* () {
       const { accountId, p } = yield* setup({ balance: 100 })
       const v = yield* start(p, to)
       const before = Option.getOrThrow(yield* storedVerification(v.id))
@@ -202,21 +202,22 @@ describe("a resend the network refuses is refunded and restores the previous cod
       })
       for (let i = 0; i < 3; i++) yield* resend(p, v.id)
       expect(yield* Effect.flip(resend(p, v.id))).toMatchObject({ _tag: "resend_limit_reached" })
-    }).pipe(Effect.provide(VerifyTestLayer())))
+    },
+  )
 
-  it.effect("right after the refused resend, the code of the start verifies", () =>
-    Effect.gen(function* () {
-      const { p } = yield* setup()
-      const v = yield* start(p, to)
-      const code = yield* latestCode(to)
-      yield* setNetwork(true)
-      yield* Effect.flip(resend(p, v.id))
-      yield* setNetwork(false)
-      expect((yield* check(p, v.id, code)).status).toBe("verified")
-    }).pipe(Effect.provide(VerifyTestLayer())))
+  platformTest("right after the refused resend, the code of the start verifies", function* () {
+    const { p } = yield* setup()
+    const v = yield* start(p, to)
+    const code = yield* latestCode(to)
+    yield* setNetwork(true)
+    yield* Effect.flip(resend(p, v.id))
+    yield* setNetwork(false)
+    expect((yield* check(p, v.id, code)).status).toBe("verified")
+  })
 
-  it.effect("the refused resend counts toward no cap: with a destination cap of 2, start + refused resend + resend pass", () =>
-    Effect.gen(function* () {
+  platformTest(
+    "the refused resend counts toward no cap: with a destination cap of 2, start + refused resend + resend pass",
+    function* () {
       const { p } = yield* setup({ settings: { hourly_cap_per_destination: 2 } })
       const v = yield* start(p, to)
       yield* setNetwork(true)
@@ -224,7 +225,8 @@ describe("a resend the network refuses is refunded and restores the previous cod
       yield* setNetwork(false)
       expect((yield* resend(p, v.id)).status).toBe("pending")
       expect(yield* Effect.flip(resend(p, v.id))).toMatchObject({ _tag: "rate_limited" })
-    }).pipe(Effect.provide(VerifyTestLayer())))
+    },
+  )
 })
 
 // ---------------------------------------------------------------------------------------------------
@@ -311,8 +313,9 @@ describe("balance.low: fires when a charge takes a partner's balance below the t
 
   const lowAlerts = Effect.map(allEvents, (es) => es.filter((e) => e.event === "balance.low"))
 
-  it.effect("5005 -> 4996 fires one balance.low with the balance and the threshold; the next charge fires none", () =>
-    Effect.gen(function* () {
+  platformTest(
+    "5005 -> 4996 fires one balance.low with the balance and the threshold; the next charge fires none",
+    function* () {
       const { accountId, p } = yield* partnerSetup(5_005)
       yield* start(p, to)
       const alerts = yield* lowAlerts
@@ -324,25 +327,27 @@ describe("balance.low: fires when a charge takes a partner's balance below the t
       })
       yield* start(p, "+966551234568")
       expect(yield* lowAlerts).toHaveLength(1)
-    }).pipe(Effect.provide(VerifyTestLayer())))
+    },
+  )
 
-  it.effect("a refused send that crossed the threshold is rolled back with no balance.low; the next real crossing fires one", () =>
-    Effect.gen(function* () {
+  platformTest(
+    "a refused send that crossed the threshold is rolled back with no balance.low; the next real crossing fires one",
+    function* () {
       const { accountId, p } = yield* partnerSetup(5_005)
       yield* Effect.flip(start(p, RefusedNumber))
       expect(yield* balanceOf(accountId)).toBe(5_005)
       expect(yield* lowAlerts).toEqual([])
       yield* start(p, to)
       expect(yield* lowAlerts).toHaveLength(1)
-    }).pipe(Effect.provide(VerifyTestLayer())))
+    },
+  )
 
-  it.effect("a refused resend that crossed the threshold fires no balance.low", () =>
-    Effect.gen(function* () {
-      const { p } = yield* partnerSetup(5_014)
-      const v = yield* start(p, to)
-      yield* setNetwork(true)
-      yield* Effect.flip(resend(p, v.id))
-      yield* setNetwork(false)
-      expect(yield* lowAlerts).toEqual([])
-    }).pipe(Effect.provide(VerifyTestLayer())))
+  platformTest("a refused resend that crossed the threshold fires no balance.low", function* () {
+    const { p } = yield* partnerSetup(5_014)
+    const v = yield* start(p, to)
+    yield* setNetwork(true)
+    yield* Effect.flip(resend(p, v.id))
+    yield* setNetwork(false)
+    expect(yield* lowAlerts).toEqual([])
+  })
 })

@@ -1,15 +1,11 @@
 /** The console's endpoint routes: secrets, subscriptions, the URL policy. */
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { setupApplication, startServer, type TestServer } from "../support/server.ts"
+import { describe, expect, it } from "vitest"
+import { setupApplication, useServer } from "../support/server.ts"
 
 const secretPattern = /^whsec_[A-Za-z0-9+/]{43}=$/
 
 describe("webhook endpoints in the console", () => {
-  let s: TestServer
-  beforeAll(async () => {
-    s = await startServer({ webhookAllowPrivate: true })
-  })
-  afterAll(() => s.close())
+  const s = useServer({ webhookAllowPrivate: true })
 
   const put = (path: string, body: unknown) => s.call("PUT", `/console/v1${path}`, { key: s.consoleToken, body })
 
@@ -77,11 +73,7 @@ describe("webhook endpoints in the console", () => {
 })
 
 describe("webhook URL policy without private targets", () => {
-  let s: TestServer
-  beforeAll(async () => {
-    s = await startServer({ webhookAllowPrivate: false })
-  })
-  afterAll(() => s.close())
+  const s = useServer({ webhookAllowPrivate: false })
 
   it("refuses http and loopback, private and link-local targets; accepts a public https URL", async () => {
     const { app } = await setupApplication(s)

@@ -1,21 +1,13 @@
 /** Delivery over real HTTP: signatures, the retry schedule on the simulated clock, give-up, replay, rehearsals. */
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { Webhooks } from "../../core/limits.ts"
-import { setupApplication, startServer, type TestServer } from "../support/server.ts"
+import { setupApplication, startServer, useServer } from "../support/server.ts"
 import { advance, deliveries } from "./helpers.ts"
-import { type Receiver, startReceiver, verify } from "./receiver.ts"
+import { startReceiver, useReceiver, verify } from "./receiver.ts"
 
 describe("webhook delivery", () => {
-  let s: TestServer
-  let receiver: Receiver
-  beforeAll(async () => {
-    s = await startServer()
-    receiver = await startReceiver()
-  })
-  afterAll(async () => {
-    await receiver.close()
-    await s.close()
-  })
+  const s = useServer()
+  const receiver = useReceiver()
 
   const endpoint = async () => {
     const { app, account } = await setupApplication(s)

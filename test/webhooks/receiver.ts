@@ -5,6 +5,7 @@
  */
 import { createServer, type Server } from "node:http"
 import { Webhook } from "standardwebhooks"
+import { forSuite } from "../support/suite.ts"
 
 export interface Received {
   readonly headers: Record<string, string>
@@ -80,6 +81,10 @@ export const startReceiver = async (respond: (r: Received) => Answer = () => ({ 
   }
   return receiver
 }
+
+/** The receiver of the enclosing suite (file or `describe`), see `forSuite`. */
+export const useReceiver = (...args: Parameters<typeof startReceiver>): Receiver =>
+  forSuite(() => startReceiver(...args))
 
 /**
  * Verifies a delivery with `standardwebhooks` as a receiver does, answering the parsed payload (throws

@@ -3,21 +3,18 @@
  * account's endpoint gets `service.paused`, `balance.low` and the `verification.*` it subscribed to,
  * with `external_id`, and not the others.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startServer, type TestServer } from "../support/server.ts"
+import { beforeAll, describe, expect, it } from "vitest"
+import { useServer } from "../support/server.ts"
 import { advance, deliveries, verifyFlow } from "./helpers.ts"
-import { type Receiver, startReceiver, verify } from "./receiver.ts"
+import { type Receiver, useReceiver, verify } from "./receiver.ts"
 
 describe("webhook routing", () => {
-  let s: TestServer
-  let appHooks: Receiver
-  let partnerHooks: Receiver
+  const s = useServer()
+  const appHooks = useReceiver()
+  const partnerHooks = useReceiver()
   let ids: { account: string; app: string; appSecret: string; partnerSecret: string }
 
   beforeAll(async () => {
-    s = await startServer()
-    appHooks = await startReceiver()
-    partnerHooks = await startReceiver()
     const account = await s.console("POST", "/accounts", { name: "Partner", partner: true })
     const app = await s.console("POST", `/accounts/${account.id}/applications`, {
       name: "Client",
@@ -43,11 +40,6 @@ describe("webhook routing", () => {
     })
     await s.call("POST", "/v1/verify/start", { key, body: { to: "+966551000003" } })
     await advance(s, 0)
-  })
-  afterAll(async () => {
-    await appHooks.close()
-    await partnerHooks.close()
-    await s.close()
   })
 
   const events = (r: Receiver) => r.received.map((x) => x.json.event).sort()

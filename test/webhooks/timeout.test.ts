@@ -1,20 +1,12 @@
 /** The 5-second timeout, in real time: a receiver that answers too late is retried. */
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { setupApplication, startServer, type TestServer } from "../support/server.ts"
+import { describe, expect, it } from "vitest"
+import { setupApplication, useServer } from "../support/server.ts"
 import { advance, deliveries } from "./helpers.ts"
-import { type Receiver, startReceiver } from "./receiver.ts"
+import { useReceiver } from "./receiver.ts"
 
 describe("webhook timeout (real time)", () => {
-  let s: TestServer
-  let receiver: Receiver
-  beforeAll(async () => {
-    s = await startServer()
-    receiver = await startReceiver()
-  })
-  afterAll(async () => {
-    await receiver.close()
-    await s.close()
-  })
+  const s = useServer()
+  const receiver = useReceiver()
 
   it("an answer after 5 s counts as a failure and the delivery is retried 5 s later", async () => {
     receiver.respond = () => (receiver.received.length === 1 ? { status: 200, delayMs: 6_500 } : { status: 200 })

@@ -14,6 +14,7 @@ import { type Dispatch, makeDispatcher } from "./http/dispatcher.ts"
 import type { Route } from "./http/operation.ts"
 import { accountRoutes } from "./http/account-routes.ts"
 import { verifyRoutes } from "./http/verify-routes.ts"
+import { makeHttpApp } from "./http/http-app.ts"
 import { type CallerAddress, directWebHandler, webHandler } from "./http/web.ts"
 import { jobLoop, jobLoopOf, Jobs, JobsLive } from "./jobs.ts"
 import { webhookRoutes } from "./http/webhook-routes.ts"
@@ -93,6 +94,8 @@ export interface Platform {
    * ready at once is returned at once. `ip` is the caller's address as the server reports it.
    */
   readonly serve: (request: Request, ip?: CallerAddress) => Response | Promise<Response>
+  /** The same as an Effect HTTP app (`HttpApp.Default`), for a host app that serves with @effect/platform. */
+  readonly httpApp: ReturnType<typeof makeHttpApp>
   readonly runtime: ManagedRuntime.ManagedRuntime<PlatformServices, never>
   /** Set when this start created the demo account. */
   readonly demo: Demo | undefined
@@ -119,6 +122,7 @@ export const makePlatform = async (settings: Settings, options: PlatformOptions 
     dispatch,
     fetch: webHandler(dispatch),
     serve: directWebHandler(dispatch),
+    httpApp: makeHttpApp(dispatch),
     runtime,
     demo,
     dispose: async () => {

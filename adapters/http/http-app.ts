@@ -1,0 +1,51 @@
+/**
+ * The platform as an Effect HTTP app (`HttpApp.Default` of @effect/platform), for a host app that serves
+ * with @effect/platform (its Node, Bun or web server, or its own HttpRouter): the same dispatcher, the
+ * same answers, the same body limit as every other host.
+ */
+import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import { randomUUID } from "node:crypto"
+import { Effect, Either, Option } from "effect"
+import { Http } from "../../core/limits.ts"
+import type { Dispatch, PlainResponse } from "./dispatcher.ts"
+import { bodyTooLarge } from "./respond.ts"
+
+const toResponse = (res: PlainResponse): HttpServerResponse.HttpServerResponse => {
+  const { "content-type": contentType, ...headers } = res.headers
+  return HttpServerResponse.text(res.body, { status: res.status, headers, contentType })
+}
+
+const byteLength = (text: string) => new TextEncoder().encode(text).byteLength
+
+/** The body as text, or undefined past `Http.maxBodyBytes` (a declared length over it is not read at all). */
+const readBody = (request: HttpServerRequest.HttpServerRequest) => {
+  if (request.method === "GET" || request.method === "HEAD") return Effect.succeed("")
+  if (Number(request.headers["content-length"]) > Http.maxBodyBytes) return Effect.succeed(undefined)
+  return HttpIncomingMessage.withMaxBodySize(request.text, Option.some(Http.maxBodyBytes)).pipe(
+    Effect.either,
+    Effect.map((read) => Either.isRight(read) && byteLength(read.right) <= Http.maxBodyBytes ? read.right : undefined),
+  )
+}
+
+export const makeHttpApp = (dispatch: Dispatch): Effect.Effect<
+  HttpServerResponse.HttpServerResponse,
+  never,
+  HttpServerRequest.HttpServerRequest
+> =>
+  Effect.gen(function* () {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const body = yield* readBody(request)
+    if (body === undefined) return toResponse(bodyTooLarge(randomUUID()))
+    const answered = dispatch({
+      method: request.method,
+      url: request.url,
+      headers: (name) => request.headers[name],
+      body,
+      get ip() {
+        return Option.getOrUndefined(request.remoteAddress)
+      },
+    })
+    return toResponse(answered instanceof Promise ? yield* Effect.promise(() => answered) : answered)
+  })

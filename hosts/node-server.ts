@@ -2,7 +2,8 @@
 import { randomUUID } from "node:crypto"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { Dispatch, PlainResponse } from "../adapters/http/dispatcher.ts"
-import { bodyTooLarge } from "../adapters/http/respond.ts"
+import { apiError, bodyTooLarge, bodyUnreadable } from "../adapters/http/respond.ts"
+import { InvalidRequest } from "../core/errors.ts"
 import { Http } from "../core/limits.ts"
 
 const maxBodyBytes = Http.maxBodyBytes
@@ -24,8 +25,6 @@ const readBody = (req: IncomingMessage): Promise<string> =>
         : resolve(chunks.length === 0 ? "" : Buffer.concat(chunks).toString("utf8")))
     req.on("error", reject)
   })
-
-const invalidRequest = (message: string) => JSON.stringify({ error: "invalid_request", message })
 
 const write = (res: ServerResponse, answer: PlainResponse) => {
   res.writeHead(answer.status, answer.headers)
@@ -52,9 +51,9 @@ export const nodeServer = (dispatch: Dispatch): Server => {
     if (req.method === "GET" || req.method === "HEAD") return answer(req, res, "")
     readBody(req).then(
       (body) => answer(req, res, body),
-      () => {
+      (e) => {
         // An oversized body was drained, not kept; the connection closes after the answer.
-        const refused = bodyTooLarge(randomUUID())
+        const refused = e instanceof BodyTooLarge ? bodyTooLarge(randomUUID()) : bodyUnreadable(randomUUID())
         res.writeHead(refused.status, { ...refused.headers, connection: "close" })
         res.end(refused.body)
       },
@@ -64,10 +63,11 @@ export const nodeServer = (dispatch: Dispatch): Server => {
   // A request Node's parser refuses still gets a JSON error with a request id.
   server.on("clientError", (_err, socket) => {
     if (!socket.writable) return socket.destroy()
-    const body = invalidRequest("The request could not be parsed.")
+    const refused = apiError(new InvalidRequest({ message: "The request could not be parsed." }), randomUUID())
+    const headers = Object.entries(refused.headers).map(([name, value]) => `${name}: ${value}\r\n`).join("")
     socket.end(
-      `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\nx-request-id: ${randomUUID()}\r\n` +
-        `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 400 Bad Request\r\n${headers}content-length: ${Buffer.byteLength(refused.body)}\r\n` +
+        `connection: close\r\n\r\n${refused.body}`,
     )
   })
   return server

@@ -48,6 +48,10 @@ export const bodyTooLarge = (requestId: string) =>
     requestId,
   )
 
+/** A body the connection failed to deliver whole (the client went away mid-body). */
+export const bodyUnreadable = (requestId: string) =>
+  apiError(new InvalidRequest({ message: "The body could not be read." }), requestId)
+
 export const internalError = (requestId: string) => apiError(new InternalError({ request_id: requestId }), requestId)
 
 /** Turns the exit of a handler into a response; anything not in the catalogue is a 500 that leaks nothing. */

@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto"
 import { Http } from "../../core/limits.ts"
 import type { Dispatch, PlainResponse } from "./dispatcher.ts"
-import { bodyTooLarge } from "./respond.ts"
+import { bodyTooLarge, bodyUnreadable } from "./respond.ts"
 
 export interface WebHandlerOptions {
   /** A path prefix the host app mounts the platform under (`/messaging`): stripped before routing. */
@@ -80,8 +80,9 @@ export const directWebHandler = (dispatch: Dispatch, options: WebHandlerOptions 
     const url = unprefix(pathAndQuery(request.url))
     return request.method === "GET" || request.method === "HEAD"
       ? answer(request, url, "", ip)
-      : readBody(request).then((body) =>
-        body === undefined ? toResponse(bodyTooLarge(randomUUID())) : answer(request, url, body, ip)
+      : readBody(request).then(
+        (body) => body === undefined ? toResponse(bodyTooLarge(randomUUID())) : answer(request, url, body, ip),
+        () => toResponse(bodyUnreadable(randomUUID())),
       )
   }
 }

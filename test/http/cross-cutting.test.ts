@@ -2,6 +2,7 @@
  * Cross-cutting HTTP behaviour (DECISIONS 4, spec Sections 4, 7 and 9): `X-Request-Id` everywhere,
  * the `/api/v1` alias, unknown routes, the retired product, and the 500 that leaks nothing.
  */
+import { connect } from "node:net"
 import { Cause, Effect, Exit } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeDispatcher } from "../../adapters/http/dispatcher.ts"
@@ -238,5 +239,26 @@ describe('"`500 internal_error`: unhandled; quote `X-Request-Id`" — the answer
     const known = fromExit(Exit.fail(new NotFound({})), "req-3", () => expect.fail("not a defect"))
     expect(known.status).toBe(404)
     expect(JSON.parse(known.body)).toEqual({ error: "not_found" })
+  })
+})
+
+describe("a request the Node host cannot parse still gets a JSON error with a request id", () => {
+  const raw = (text: string) =>
+    new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(new URL(s.baseUrl).port), "127.0.0.1", () => socket.end(text))
+      let answer = ""
+      socket.on("data", (chunk) => (answer += chunk.toString()))
+      socket.on("end", () => resolve(answer))
+      socket.on("error", reject)
+    })
+
+  it("a malformed request line answers 400 invalid_request and closes", async () => {
+    const answer = await raw("GARBAGE\r\n\r\n")
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /)
+    expect(answer).toMatch(/x-request-id: [0-9a-f-]{36}\r\n/)
+    expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toEqual({
+      error: "invalid_request",
+      message: "The request could not be parsed.",
+    })
   })
 })

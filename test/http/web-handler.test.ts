@@ -94,6 +94,20 @@ describe("bodies over 1 MiB are refused with 400 invalid_request", () => {
     expect(sent).toBeLessThanOrEqual(1024 * 1024 + 3 * 64 * 1024)
   })
 
+  it("a body that fails part way answers 400 invalid_request, not a crash", async () => {
+    const broken = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"to":'))
+        controller.error(new Error("connection reset"))
+      },
+    })
+    const res = await json(s.platform.serve(post(broken)))
+    expect(res).toMatchObject({
+      status: 400,
+      body: { error: "invalid_request", message: "The body could not be read." },
+    })
+  })
+
   it("a body of exactly 1 MiB is read and judged", async () => {
     const body = `{"to":"0551234567","x":"${"y".repeat(1024 * 1024 - 26)}"}`
     expect(new TextEncoder().encode(body).byteLength).toBe(1024 * 1024)

@@ -50,14 +50,16 @@ export const makeOperations: Effect.Effect<Operations, never, AuthorizeServices>
   makeAuthorize,
   (authorize): Operations => ({
     key: (guard, handler) => (req, params) =>
-      Effect.flatMap(
-        authorize(req, guard),
+      authorize(
+        req,
+        guard,
         (p) =>
           p._tag === "Key" ? withIdempotency(req, p.credential.id, handler(p, req, params)) : Effect.fail(unauthorized),
       ),
     account: (handler) => (req, params) =>
-      Effect.flatMap(
-        authorize(req, accountGuard),
+      authorize(
+        req,
+        accountGuard,
         (p) =>
           p._tag === "Account"
             ? withIdempotency(req, p.credential.id, handler(p, req, params))

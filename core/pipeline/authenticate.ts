@@ -137,20 +137,17 @@ const checkState = (account: Account, application: Application | null, mode: Key
 }
 
 /** Step 3 once the application is known: the principal, or the refusal. */
-const admit = (
-  credential: Credential,
-  account: Account,
-  application: Application | null,
-): Effect.Effect<Principal, Refusal> => {
+const admit = (credential: Credential, account: Account, application: Application | null): Principal | Refusal => {
   if (credential.kind === "account_token" || credential.mode === null) {
-    const refused = checkState(account, null, null)
-    return refused ? Effect.fail(refused) : Effect.succeed({ _tag: "Account", credential, account })
+    return checkState(account, null, null) ?? { _tag: "Account", credential, account }
   }
-  if (application === null) return Effect.fail(unauthorized)
+  if (application === null) return unauthorized
   const mode = credential.mode
-  const refused = checkState(account, application, mode)
-  return refused ? Effect.fail(refused) : Effect.succeed({ _tag: "Key", credential, account, application, mode })
+  return checkState(account, application, mode) ?? { _tag: "Key", credential, account, application, mode }
 }
+
+const isPrincipal = (admitted: Principal | Refusal): admitted is Principal =>
+  admitted._tag === "Key" || admitted._tag === "Account"
 
 /**
  * The keyed hash of a presented credential, remembered per Secrets instance: the HMAC is a large share
@@ -176,7 +173,12 @@ export type AuthorizeServices = Secrets | CredentialsRepo | ApplicationsRepo
 /** Every refusal of steps 1 to 3. */
 export type AuthorizeError = TooManyRequests | Refusal | ServiceRequired | ServiceNotFound
 
-export type Authorize = (req: ApiRequest, guard: Guard) => Effect.Effect<Principal, AuthorizeError>
+/** Steps 1 to 3, then `then` with the principal (one chain: no extra step between the checks and the handler). */
+export type Authorize = <A, E, R>(
+  req: ApiRequest,
+  guard: Guard,
+  then: (principal: Principal) => Effect.Effect<A, E, R>,
+) => Effect.Effect<A, E | AuthorizeError, R>
 
 /**
  * Builds, once, the function that runs steps 1 to 3 for a request and answers who is calling, for which
@@ -194,37 +196,44 @@ export type Authorize = (req: ApiRequest, guard: Guard) => Effect.Effect<Princip
  */
 export const makeAuthorize: Effect.Effect<Authorize, never, AuthorizeServices> = Effect.map(
   Effect.all([Secrets, CredentialsRepo, ApplicationsRepo, Effect.clock]),
-  ([secrets, credentials, applications, clock]) => (req, guard) => {
+  ([secrets, credentials, applications, clock]): Authorize =>
+  <A, E, R>(
+    req: ApiRequest,
+    guard: Guard,
+    then: (principal: Principal) => Effect.Effect<A, E, R>,
+  ): Effect.Effect<A, E | AuthorizeError, R> => {
+    type Next = Effect.Effect<A, E | AuthorizeError, R>
     const presented = presentedCredential(req)
     if (presented === undefined) return Effect.fail(unauthorized)
+    const proceed = (admitted: Principal | Refusal): Next =>
+      isPrincipal(admitted) ? then(admitted) : Effect.fail(admitted)
     const hash = hashCredential(secrets, presented)
     const now = clock.unsafeCurrentTimeMillis()
-    return Effect.flatMap(
-      credentials.present(hash, windowStart(now)),
-      ({ count, found }): Effect.Effect<Principal, AuthorizeError> => {
-        // 1. The rate limit, counted before the key is even known.
-        if (count > RateLimit.requests) return Effect.fail(tooManyRequests(now))
-        // 2. The key: recognised, expiry, IP allowlist, scope.
-        const refused = judgeKey(found, guard, now, req)
-        if (refused !== undefined || Option.isNone(found)) return Effect.fail(refused ?? unauthorized)
-        const { account, credential, application } = found.value
-        // 3. Account and application state.
-        if (credential.kind === "account_token" || credential.mode === null || !isPartnerMode(credential.mode)) {
-          return admit(credential, account, application)
-        }
-        // 2b. A partner key names its client application, then 3.
-        const ref = partnerApplicationRef(req)
-        if (ref === undefined) return Effect.fail(new ServiceRequired({}))
-        return Effect.flatMap(
-          applications.findInAccount(account.id, ref),
-          (named): Effect.Effect<Principal, AuthorizeError> =>
-            Option.isNone(named) ? Effect.fail(new ServiceNotFound({})) : admit(credential, account, named.value),
-        )
-      },
-    )
+    return Effect.flatMap(credentials.present(hash, windowStart(now)), ({ count, found }): Next => {
+      // 1. The rate limit, counted before the key is even known.
+      if (count > RateLimit.requests) return Effect.fail(tooManyRequests(now))
+      // 2. The key: recognised, expiry, IP allowlist, scope.
+      const refused = judgeKey(found, guard, now, req)
+      if (refused !== undefined || Option.isNone(found)) return Effect.fail(refused ?? unauthorized)
+      const { account, credential, application } = found.value
+      // 3. Account and application state.
+      if (credential.kind === "account_token" || credential.mode === null || !isPartnerMode(credential.mode)) {
+        return proceed(admit(credential, account, application))
+      }
+      // 2b. A partner key names its client application, then 3.
+      const ref = partnerApplicationRef(req)
+      if (ref === undefined) return Effect.fail(new ServiceRequired({}))
+      return Effect.flatMap(
+        applications.findInAccount(account.id, ref),
+        (named): Next =>
+          Option.isNone(named)
+            ? Effect.fail(new ServiceNotFound({}))
+            : proceed(admit(credential, account, named.value)),
+      )
+    })
   },
 )
 
-/** Steps 1 to 3 for one request (the HTTP edge builds `makeAuthorize` once instead). */
+/** Steps 1 to 3 for one request, answering the principal (the HTTP edge builds `makeAuthorize` once instead). */
 export const authorize = (req: ApiRequest, guard: Guard): Effect.Effect<Principal, AuthorizeError, AuthorizeServices> =>
-  Effect.flatMap(makeAuthorize, (run) => run(req, guard))
+  Effect.flatMap(makeAuthorize, (run) => run(req, guard, Effect.succeed))

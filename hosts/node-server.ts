@@ -2,6 +2,7 @@
 import { randomUUID } from "node:crypto"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { Dispatch, PlainResponse } from "../adapters/http/dispatcher.ts"
+import { carriesBody } from "../adapters/http/body.ts"
 import { apiError, bodyTooLarge, bodyUnreadable } from "../adapters/http/respond.ts"
 import { InvalidRequest } from "../core/errors.ts"
 import { Http } from "../core/limits.ts"
@@ -48,7 +49,7 @@ export const nodeServer = (dispatch: Dispatch): Server => {
     else write(res, answered)
   }
   const server = createServer((req, res) => {
-    if (req.method === "GET" || req.method === "HEAD") return answer(req, res, "")
+    if (!carriesBody(req.method ?? "GET")) return answer(req, res, "")
     readBody(req).then(
       (body) => answer(req, res, body),
       (e) => {

@@ -9,6 +9,7 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { randomUUID } from "node:crypto"
 import { Effect, Either, Option } from "effect"
 import { Http } from "../../core/limits.ts"
+import { carriesBody, declaredTooLarge } from "./body.ts"
 import type { Dispatch, PlainResponse } from "./dispatcher.ts"
 import { bodyTooLarge } from "./respond.ts"
 
@@ -21,10 +22,11 @@ const byteLength = (text: string) => new TextEncoder().encode(text).byteLength
 
 /** The body as text, or undefined past `Http.maxBodyBytes` (a declared length over it is not read at all). */
 const readBody = (request: HttpServerRequest.HttpServerRequest) => {
-  if (request.method === "GET" || request.method === "HEAD") return Effect.succeed("")
-  if (Number(request.headers["content-length"]) > Http.maxBodyBytes) return Effect.succeed(undefined)
+  if (!carriesBody(request.method)) return Effect.succeed("")
+  if (declaredTooLarge(request.headers["content-length"])) return Effect.succeed(undefined)
   return HttpIncomingMessage.withMaxBodySize(request.text, Option.some(Http.maxBodyBytes)).pipe(
     Effect.either,
+    // The size is checked again on the text: not every server behind HttpServerRequest enforces the maximum.
     Effect.map((read) => Either.isRight(read) && byteLength(read.right) <= Http.maxBodyBytes ? read.right : undefined),
   )
 }

@@ -1,6 +1,7 @@
 /** The web-standard handler `(Request) => Promise<Response>` over the shared dispatcher. */
 import { randomUUID } from "node:crypto"
 import { Http } from "../../core/limits.ts"
+import { carriesBody, declaredTooLarge } from "./body.ts"
 import type { Dispatch, PlainResponse } from "./dispatcher.ts"
 import { bodyTooLarge, bodyUnreadable } from "./respond.ts"
 
@@ -20,8 +21,7 @@ const pathAndQuery = (url: string): string => {
 
 /** The body as text, or undefined past `Http.maxBodyBytes` (then the rest is not read). */
 const readBody = async (request: Request): Promise<string | undefined> => {
-  const declared = Number(request.headers.get("content-length"))
-  if (declared > Http.maxBodyBytes) return undefined
+  if (declaredTooLarge(request.headers.get("content-length"))) return undefined
   if (request.body === null) return ""
   const reader = request.body.getReader()
   const chunks: Array<Uint8Array> = []
@@ -78,12 +78,10 @@ export const directWebHandler = (dispatch: Dispatch, options: WebHandlerOptions 
   }
   return (request: Request, ip?: CallerAddress): Response | Promise<Response> => {
     const url = unprefix(pathAndQuery(request.url))
-    return request.method === "GET" || request.method === "HEAD"
-      ? answer(request, url, "", ip)
-      : readBody(request).then(
-        (body) => body === undefined ? toResponse(bodyTooLarge(randomUUID())) : answer(request, url, body, ip),
-        () => toResponse(bodyUnreadable(randomUUID())),
-      )
+    return !carriesBody(request.method) ? answer(request, url, "", ip) : readBody(request).then(
+      (body) => body === undefined ? toResponse(bodyTooLarge(randomUUID())) : answer(request, url, body, ip),
+      () => toResponse(bodyUnreadable(randomUUID())),
+    )
   }
 }
 

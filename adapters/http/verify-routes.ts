@@ -1,7 +1,7 @@
 /** Verify over HTTP: decode, call one use case, render. */
 import { Effect } from "effect"
 import type { KeyPrincipal } from "../../core/pipeline/authenticate.ts"
-import { type Json, ok } from "../../core/pipeline/request.ts"
+import { type ApiRequest, type Json, ok } from "../../core/pipeline/request.ts"
 import { parseCheck, parseStart } from "../../core/verify/requests.ts"
 import { Verify } from "../../core/verify/service.ts"
 import { makeOperations, requireJson, type Route } from "./operation.ts"
@@ -15,7 +15,7 @@ const write = <I, E1, E2, R>(
   decode: (body: Json, params: Params) => Effect.Effect<I, E1>,
   call: (p: KeyPrincipal, input: I) => Effect.Effect<unknown, E2, R>,
 ) =>
-(p: KeyPrincipal, req: Parameters<typeof requireJson>[0], params: Params) =>
+(p: KeyPrincipal, req: ApiRequest, params: Params) =>
   Effect.map(Effect.flatMap(Effect.flatMap(requireJson(req), (body) => decode(body, params)), (i) => call(p, i)), ok)
 
 /** Built once with the Verify service and the order of checks in hand (nothing looked up per request). */

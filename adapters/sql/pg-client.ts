@@ -20,9 +20,11 @@
  */
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { SqlError } from "@effect/sql/SqlError"
-import { Duration, Effect, type Layer } from "effect"
+import type { Connection } from "@effect/sql/SqlConnection"
+import { Duration, Effect, Layer, type Scope, Stream } from "effect"
 import Pg from "pg"
 import type * as SqlClient from "@effect/sql/SqlClient"
+import { type Lease, SqlDriver, type SqlDriverShape } from "./executor.ts"
 
 export const maxNamedStatements = 1_000
 
@@ -57,33 +59,100 @@ export class NamedStatementsClient extends Pg.Client {
   }
 }
 
-/** Like `PgClient.layer({ url })`, with named statements. */
-export const layer = (url: string): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, SqlError> =>
-  PgClient.layerFromPool({
-    acquire: Effect.acquireRelease(
-      Effect.sync(() => {
-        const pool = new Pg.Pool({
-          connectionString: url,
-          application_name: "@effect/sql-pg",
-          Client: NamedStatementsClient as unknown as new () => Pg.ClientBase,
-        })
-        pool.on("error", () => {})
-        return pool
-      }),
-      (pool) => Effect.promise(() => pool.end()).pipe(Effect.interruptible, Effect.timeoutOption(1000)),
-    ).pipe(
-      // As PgClient.layer does: fail early when the server cannot be reached.
-      Effect.tap((pool) =>
-        Effect.tryPromise({
-          try: () => pool.query("SELECT 1"),
-          catch: (cause) => new SqlError({ cause, message: "PgClient: Failed to connect" }),
-        }).pipe(
-          Effect.timeoutFail({
-            duration: Duration.seconds(5),
-            onTimeout: () =>
-              new SqlError({ cause: new Error("Connection timed out"), message: "PgClient: Connection timed out" }),
-          }),
-        )
-      ),
-    ),
+const failed = (message: string) => (cause: unknown) => new SqlError({ cause, message })
+
+/** `rows` of one result; an array of them for a multi-statement text (simple protocol), as @effect/sql-pg answers. */
+const rowsOf = (result: any): ReadonlyArray<any> =>
+  Array.isArray(result) ? result.map((r) => r.rows ?? []) : result.rows ?? []
+
+const query = (
+  on: Pg.Pool | Pg.PoolClient,
+  text: string,
+  params: ReadonlyArray<unknown>,
+): Effect.Effect<ReadonlyArray<any>, SqlError> =>
+  Effect.async((resume) => {
+    on.query(text, params as Array<unknown>, (error: Error | undefined, result: any) =>
+      resume(error ? Effect.fail(failed("Failed to execute statement")(error)) : Effect.succeed(rowsOf(result))))
   })
+
+/** @effect/sql's view of a client held for a transaction. */
+const connectionOf = (client: Pg.PoolClient): Connection => {
+  const execute: Connection["execute"] = (text, params, transformRows) =>
+    transformRows ? Effect.map(query(client, text, params), transformRows) : query(client, text, params)
+  const raw = (config: Pg.QueryConfig | Pg.QueryArrayConfig) =>
+    Effect.async<Pg.QueryResult, SqlError>((resume) => {
+      client.query(config as Pg.QueryConfig, (error: Error | undefined, result: Pg.QueryResult) =>
+        resume(error ? Effect.fail(failed("Failed to execute statement")(error)) : Effect.succeed(result)))
+    })
+  return {
+    execute,
+    executeUnprepared: execute,
+    executeRaw: (text, params) => raw({ text, values: params as Array<unknown> }),
+    executeValues: (text, params) =>
+      Effect.map(raw({ text, values: params as Array<unknown>, rowMode: "array" }), (result) => result.rows),
+    executeStream: (text, params, transformRows) => Stream.fromIterableEffect(execute(text, params, transformRows)),
+  }
+}
+
+/**
+ * The executor's driver over the pool: a statement outside a transaction takes any idle connection for
+ * itself (`pool.query`); a transaction holds one client from BEGIN to its end. A client that reports an
+ * error while held, or whose COMMIT/ROLLBACK failed, is discarded instead of returned to the pool.
+ */
+export const driver = (pool: Pg.Pool): SqlDriverShape => ({
+  execute: (text, params) => query(pool, text, params),
+  lease: Effect.async<Lease, SqlError>((resume) => {
+    pool.connect((error, client, done) => {
+      if (error || client === undefined) {
+        return resume(Effect.fail(failed("Failed to acquire connection for transaction")(error)))
+      }
+      let broke: Error | undefined
+      const onError = (cause: Error) => (broke = cause)
+      client.on("error", onError)
+      resume(Effect.succeed({
+        connection: connectionOf(client),
+        release: (broken) =>
+          Effect.sync(() => {
+            client.off("error", onError)
+            done(broke ?? (broken ? new Error("transaction end failed") : undefined))
+          }),
+      }))
+    })
+  }),
+})
+
+const makePool = (url: string): Effect.Effect<Pg.Pool, SqlError, Scope.Scope> =>
+  Effect.acquireRelease(
+    Effect.sync(() => {
+      const pool = new Pg.Pool({
+        connectionString: url,
+        application_name: "@effect/sql-pg",
+        Client: NamedStatementsClient as unknown as new () => Pg.ClientBase,
+      })
+      pool.on("error", () => {})
+      return pool
+    }),
+    (pool) => Effect.promise(() => pool.end()).pipe(Effect.interruptible, Effect.timeoutOption(1000)),
+  ).pipe(
+    // As PgClient.layer does: fail early when the server cannot be reached.
+    Effect.tap((pool) =>
+      Effect.tryPromise({
+        try: () => pool.query("SELECT 1"),
+        catch: failed("PgClient: Failed to connect"),
+      }).pipe(
+        Effect.timeoutFail({
+          duration: Duration.seconds(5),
+          onTimeout: () =>
+            new SqlError({ cause: new Error("Connection timed out"), message: "PgClient: Connection timed out" }),
+        }),
+      )
+    ),
+  )
+
+/** Like `PgClient.layer({ url })`, with named statements, and the executor's driver over the same pool. */
+export const layer = (url: string): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient | SqlDriver, SqlError> =>
+  Layer.unwrapScoped(Effect.map(makePool(url), (pool) =>
+    Layer.merge(
+      PgClient.layerFromPool({ acquire: Effect.succeed(pool) }),
+      Layer.succeed(SqlDriver, driver(pool)),
+    )))

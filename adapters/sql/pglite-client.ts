@@ -26,6 +26,7 @@ import type { Connection } from "@effect/sql/SqlConnection"
 import { SqlError } from "@effect/sql/SqlError"
 import { makeCompiler } from "@effect/sql-pg/PgClient"
 import { Effect, Layer, Option, type Scope, Stream } from "effect"
+import { SqlDriver, type SqlDriverShape } from "./executor.ts"
 
 export interface PgliteClientOptions {
   /** `"memory://"` for an in-memory database, otherwise a directory (created if missing). */
@@ -133,12 +134,13 @@ const makeConnection = (pg: PGlite): Connection => {
 }
 
 /**
- * A `SqlClient` backed by one PGlite instance, closed when the scope closes.
+ * A `SqlClient` backed by one PGlite instance, closed when the scope closes, and the executor's driver
+ * over the same connection and permit (executor.ts).
  * Uses the `Reactivity` service from the context when there is one, else a private one.
  */
-export const makePgliteClient = (
+const makePglite = (
   options: PgliteClientOptions,
-): Effect.Effect<Client.SqlClient, SqlError, Scope.Scope> =>
+): Effect.Effect<{ readonly client: Client.SqlClient; readonly driver: SqlDriverShape }, SqlError, Scope.Scope> =>
   Effect.gen(function* () {
     yield* ensureDirectory(options.dataDir)
     const pg = yield* openPglite(options.dataDir)
@@ -153,12 +155,16 @@ export const makePgliteClient = (
         Effect.as(connection),
       )
     )
+    const driver: SqlDriverShape = {
+      execute: (text, params) => semaphore.withPermits(1)(connection.execute(text, params, undefined)),
+      lease: Effect.as(semaphore.take(1), { connection, release: () => semaphore.release(1) }),
+    }
 
     const reactivity = yield* Effect.serviceOption(Reactivity.Reactivity).pipe(
       Effect.flatMap(Option.match({ onNone: () => Reactivity.make, onSome: Effect.succeed })),
     )
 
-    return yield* Client.make({
+    const client = yield* Client.make({
       acquirer: acquire,
       transactionAcquirer: acquire,
       compiler: makeCompiler(),
@@ -168,8 +174,15 @@ export const makePgliteClient = (
         ["server.address", options.dataDir],
       ],
     }).pipe(Effect.provideService(Reactivity.Reactivity, reactivity))
+    return { client, driver }
   })
 
-/** `SqlClient` layer; the PGlite instance is closed when the layer is released. */
-export const layer = (options: PgliteClientOptions): Layer.Layer<Client.SqlClient, SqlError> =>
-  Layer.scoped(Client.SqlClient, makePgliteClient(options))
+/** A `SqlClient` backed by one PGlite instance, closed when the scope closes. */
+export const makePgliteClient = (
+  options: PgliteClientOptions,
+): Effect.Effect<Client.SqlClient, SqlError, Scope.Scope> => Effect.map(makePglite(options), ({ client }) => client)
+
+/** `SqlClient` layer, with the executor's driver; the PGlite instance is closed when the layer is released. */
+export const layer = (options: PgliteClientOptions): Layer.Layer<Client.SqlClient | SqlDriver, SqlError> =>
+  Layer.unwrapScoped(Effect.map(makePglite(options), ({ client, driver }) =>
+    Layer.merge(Layer.succeed(Client.SqlClient, client), Layer.succeed(SqlDriver, driver))))

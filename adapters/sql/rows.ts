@@ -2,9 +2,9 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { SqlError } from "@effect/sql/SqlError"
 import { Effect, Option } from "effect"
+import { type Row, type Sql, SqlExecutor } from "./executor.ts"
 
-/** A row as the driver hands it over (snake_case columns). */
-export type Row = Record<string, any>
+export type { Row }
 
 /**
  * BIGINT and aggregate values: `pg` answers int8 and numeric as strings, PGlite as numbers (or bigint
@@ -25,18 +25,15 @@ export const toJson = (value: unknown): string => JSON.stringify(value)
 export const first = <A>(rows: ReadonlyArray<Row>, f: (row: Row) => A): Option.Option<A> =>
   rows.length === 0 ? Option.none() : Option.some(f(rows[0]))
 
-/** The client the repositories use: no name transforms, whatever the host configured. */
-export const client: Effect.Effect<SqlClient.SqlClient, never, SqlClient.SqlClient> = Effect.map(
-  SqlClient.SqlClient,
-  (sql) => sql.withoutTransforms(),
-)
+/** What the repositories run their statements and transactions with (executor.ts). */
+export const client: Effect.Effect<Sql, never, SqlExecutor> = SqlExecutor
 
 /**
  * Runs `self` in the caller's transaction when there is one, else in its own: several statements that
  * must commit together without paying for a savepoint when already inside a transaction.
  */
 export const atomically = <A, E, R>(
-  sql: SqlClient.SqlClient,
+  sql: Sql,
   self: Effect.Effect<A, E, R>,
 ): Effect.Effect<A, E | SqlError, R> =>
   Effect.flatMap(
@@ -46,7 +43,7 @@ export const atomically = <A, E, R>(
 
 /** A transaction whose own infrastructure failures (BEGIN, SAVEPOINT) are defects, as in every repository. */
 export const transaction =
-  (sql: SqlClient.SqlClient) => <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  (sql: Sql) => <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
     sql.withTransaction(self).pipe(
       Effect.catchIf((error): error is SqlError => error instanceof SqlError, Effect.die),
     ) as Effect.Effect<A, E, R>

@@ -11,6 +11,7 @@ import { OutboxRepoSql } from "./outbox.ts"
 import * as PgNamedClient from "./pg-client.ts"
 import * as PgliteClient from "./pglite-client.ts"
 import { SimulatedSmsRepoSql } from "./simulator.ts"
+import { SqlExecutorLive } from "./executor.ts"
 import { TransactorSql } from "./transactor.ts"
 import {
   SandboxDestinationsRepoSql,
@@ -24,7 +25,7 @@ import { WebhookDeliveriesRepoSql } from "./webhook-deliveries.ts"
 
 export { migrate }
 
-export const SqlStore: Layer.Layer<Store, never, SqlClient.SqlClient> = Layer.mergeAll(
+const repositories = Layer.mergeAll(
   TransactorSql,
   AccountsRepoSql,
   ApplicationsRepoSql,
@@ -42,6 +43,9 @@ export const SqlStore: Layer.Layer<Store, never, SqlClient.SqlClient> = Layer.me
   JobsRepoSql,
   SimulatedSmsRepoSql,
 )
+
+/** Every repository over one `SqlClient` (and this project's driver for it, when there is one: executor.ts). */
+export const SqlStore: Layer.Layer<Store, never, SqlClient.SqlClient> = Layer.provide(repositories, SqlExecutorLive)
 
 /** The store over a client, once the migrations have run on it. Connection failures are defects. */
 export const storeOver = <E>(

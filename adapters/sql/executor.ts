@@ -37,11 +37,14 @@ export class SqlDriver extends Context.Tag("@platform/adapters/sql/SqlDriver")<S
 
 /** Any other `SqlClient`: a connection from `reserve` for each transaction and each statement outside one. */
 export const driverOver = (client: SqlClient.SqlClient): SqlDriverShape => {
-  const lease: Effect.Effect<Lease, SqlError> = Effect.flatMap(Scope.make(), (scope) =>
-    Scope.extend(client.reserve, scope).pipe(
-      Effect.map((connection): Lease => ({ connection, release: () => Scope.close(scope, Exit.void) })),
-      Effect.onError(() => Scope.close(scope, Exit.void)),
-    ))
+  const lease: Effect.Effect<Lease, SqlError> = Effect.flatMap(
+    Scope.make(),
+    (scope) =>
+      Scope.extend(client.reserve, scope).pipe(
+        Effect.map((connection): Lease => ({ connection, release: () => Scope.close(scope, Exit.void) })),
+        Effect.onError(() => Scope.close(scope, Exit.void)),
+      ),
+  )
   return {
     execute: (text, params) =>
       Effect.scoped(Effect.flatMap(client.reserve, (connection) => connection.execute(text, params, undefined))),
@@ -51,7 +54,10 @@ export const driverOver = (client: SqlClient.SqlClient): SqlDriverShape => {
 
 /** The statement template the repositories use: `sql\`...\`` is an Effect of the rows. */
 export interface Sql {
-  <A extends object = Row>(strings: TemplateStringsArray, ...args: Array<any>): Effect.Effect<ReadonlyArray<A>, SqlError>
+  <A extends object = Row>(
+    strings: TemplateStringsArray,
+    ...args: Array<any>
+  ): Effect.Effect<ReadonlyArray<A>, SqlError>
   /** A statement written out with `$n` placeholders, and its values. */
   readonly unsafe: <A extends object = Row>(
     text: string,
@@ -84,7 +90,11 @@ export const makeSql = (client: SqlClient.SqlClient, driver: SqlDriverShape): Sq
     connection: Connection,
     depth: number,
   ) =>
-    Effect.locally(self, FiberRef.currentContext, Context.add(context, SqlClient.TransactionConnection, [connection, depth]))
+    Effect.locally(
+      self,
+      FiberRef.currentContext,
+      Context.add(context, SqlClient.TransactionConnection, [connection, depth]),
+    )
 
   const withTransaction = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E | SqlError, R> =>
     Effect.uninterruptibleMask((restore) =>
@@ -100,12 +110,10 @@ export const makeSql = (client: SqlClient.SqlClient, driver: SqlDriverShape): Sq
               inTransaction(restore(self), context, connection, depth + 1),
             ),
           ).pipe(Effect.flatMap((exit) =>
-            Exit.isSuccess(exit)
-              ? exit
-              : Effect.zipRight(
-                Effect.orDie(connection.executeUnprepared(`ROLLBACK TO SAVEPOINT ${name}`, [], undefined)),
-                exit,
-              )
+            Exit.isSuccess(exit) ? exit : Effect.zipRight(
+              Effect.orDie(connection.executeUnprepared(`ROLLBACK TO SAVEPOINT ${name}`, [], undefined)),
+              exit,
+            )
           ))
         }
         return Effect.flatMap(driver.lease, ({ connection, release }) =>

@@ -184,5 +184,9 @@ export const makePgliteClient = (
 
 /** `SqlClient` layer, with the executor's driver; the PGlite instance is closed when the layer is released. */
 export const layer = (options: PgliteClientOptions): Layer.Layer<Client.SqlClient | SqlDriver, SqlError> =>
-  Layer.unwrapScoped(Effect.map(makePglite(options), ({ client, driver }) =>
-    Layer.merge(Layer.succeed(Client.SqlClient, client), Layer.succeed(SqlDriver, driver))))
+  Layer.unwrapScoped(
+    Effect.map(
+      makePglite(options),
+      ({ client, driver }) => Layer.merge(Layer.succeed(Client.SqlClient, client), Layer.succeed(SqlDriver, driver)),
+    ),
+  )

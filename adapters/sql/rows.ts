@@ -42,8 +42,7 @@ export const atomically = <A, E, R>(
   )
 
 /** A transaction whose own infrastructure failures (BEGIN, SAVEPOINT) are defects, as in every repository. */
-export const transaction =
-  (sql: Sql) => <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-    sql.withTransaction(self).pipe(
-      Effect.catchIf((error): error is SqlError => error instanceof SqlError, Effect.die),
-    ) as Effect.Effect<A, E, R>
+export const transaction = (sql: Sql) => <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  sql.withTransaction(self).pipe(
+    Effect.catchIf((error): error is SqlError => error instanceof SqlError, Effect.die),
+  ) as Effect.Effect<A, E, R>

@@ -1,0 +1,91 @@
+/**
+ * CPU a statement on PostgreSQL, one connection at a time (`npm run bench -- sql-statement`): the `pg`
+ * driver alone (with the named statements of adapters/sql/pg-client.ts), @effect/sql running its
+ * `Statement` as an Effect, and the repositories' executor (adapters/sql/executor.ts); each alone, ten in
+ * one Effect, and five in a transaction (figures per statement, BEGIN and COMMIT included in the cost).
+ *
+ *   npm run bench -- sql-statement [--database-url URL] [--n N]
+ */
+import * as SqlClient from "@effect/sql/SqlClient"
+import { Effect, Layer, ManagedRuntime } from "effect"
+import Pg from "pg"
+import { parseArgs } from "node:util"
+import { SqlExecutor, SqlExecutorLive } from "../adapters/sql/executor.ts"
+import * as PgNamed from "../adapters/sql/pg-client.ts"
+
+const { values } = parseArgs({
+  options: { "database-url": { type: "string" }, n: { type: "string", default: "20000" } },
+})
+const url = values["database-url"] ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
+const n = Number(values.n)
+const text = "SELECT $1::int + 1 AS x"
+
+/** CPU and wall microseconds a statement over `n` statements (after 2,000 of warm-up). */
+const measure = async (label: string, perCall: number, call: (i: number) => Promise<unknown>) => {
+  const calls = Math.ceil(n / perCall)
+  for (let i = 0; i < 2_000 / perCall; i++) await call(i)
+  const cpu0 = process.cpuUsage()
+  const t0 = performance.now()
+  for (let i = 0; i < calls; i++) await call(i)
+  const cpu = process.cpuUsage(cpu0)
+  const wall = (performance.now() - t0) * 1000
+  const statements = calls * perCall
+  console.log(
+    `${label.padEnd(52)} ${((cpu.user + cpu.system) / statements).toFixed(1).padStart(6)} µs CPU ` +
+      `${(wall / statements).toFixed(1).padStart(7)} µs wall`,
+  )
+}
+const ten = Array.from({ length: 10 }, (_, i) => i)
+const five = ten.slice(0, 5)
+
+console.log(`# CPU a statement, one connection, ${n} statements a line\n`)
+
+const pool = new Pg.Pool({ connectionString: url, max: 1, Client: PgNamed.NamedStatementsClient as any })
+await measure("pg: pool.query", 1, (i) => pool.query(text, [i]))
+await measure("pg: BEGIN, 5 statements, COMMIT (per statement)", 5, async () => {
+  const client = await pool.connect()
+  try {
+    await client.query("BEGIN")
+    for (const j of five) await client.query(text, [j])
+    await client.query("COMMIT")
+  } finally {
+    client.release()
+  }
+})
+await pool.end()
+
+const client = ManagedRuntime.make(PgNamed.layer(url))
+const sql = await client.runPromise(SqlClient.SqlClient)
+await measure("@effect/sql Statement: one a runPromise", 1, (i) => client.runPromise(sql`SELECT ${i}::int + 1 AS x`))
+await measure(
+  "@effect/sql Statement: ten in one Effect",
+  10,
+  () => client.runPromise(Effect.forEach(ten, (j) => sql`SELECT ${j}::int + 1 AS x`, { discard: true })),
+)
+await measure(
+  "@effect/sql Statement: 5 in sql.withTransaction",
+  5,
+  () =>
+    client.runPromise(
+      sql.withTransaction(Effect.forEach(five, (j) => sql`SELECT ${j}::int + 1 AS x`, { discard: true })),
+    ),
+)
+await client.dispose()
+
+const executor = ManagedRuntime.make(SqlExecutorLive.pipe(Layer.provideMerge(PgNamed.layer(url))))
+const run = await executor.runPromise(SqlExecutor)
+await measure("executor: one a runPromise", 1, (i) => executor.runPromise(run`SELECT ${i}::int + 1 AS x`))
+await measure(
+  "executor: ten in one Effect",
+  10,
+  () => executor.runPromise(Effect.forEach(ten, (j) => run`SELECT ${j}::int + 1 AS x`, { discard: true })),
+)
+await measure(
+  "executor: 5 in withTransaction",
+  5,
+  () =>
+    executor.runPromise(
+      run.withTransaction(Effect.forEach(five, (j) => run`SELECT ${j}::int + 1 AS x`, { discard: true })),
+    ),
+)
+await executor.dispose()

@@ -1,0 +1,158 @@
+/**
+ * The repositories' statement path (adapters/sql/executor.ts): statements and transactions over this
+ * project's drivers (PGlite; PostgreSQL when DATABASE_URL is set) and over any other `SqlClient`.
+ */
+import { assert, describe, layer } from "@effect/vitest"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as PgClient from "@effect/sql-pg/PgClient"
+import { Effect, Exit, Layer, Redacted } from "effect"
+import { SqlExecutor, SqlExecutorLive } from "../../adapters/sql/executor.ts"
+import * as PgNamedClient from "../../adapters/sql/pg-client.ts"
+import * as PgliteClient from "../../adapters/sql/pglite-client.ts"
+import { freshSchema, isDefect } from "../store/fixtures.ts"
+
+const databaseUrl = process.env.DATABASE_URL
+
+const setup = Effect.gen(function* () {
+  const sql = yield* SqlExecutor
+  yield* sql`CREATE TABLE IF NOT EXISTS notes (id int PRIMARY KEY, body text NOT NULL)`
+  yield* sql`CREATE TABLE IF NOT EXISTS later (id int UNIQUE DEFERRABLE INITIALLY DEFERRED)`
+  return sql
+})
+
+const fresh = () => Math.floor(Math.random() * 1e9)
+
+/** The server-side id of the current transaction: the same for every statement of one transaction. */
+const txid = (sql: SqlExecutor["Type"]) => Effect.map(sql`SELECT txid_current()::text AS id`, ([row]) => row.id)
+
+const executorSuite = (name: string, clientLayer: Layer.Layer<SqlClient.SqlClient, unknown>) =>
+  layer(SqlExecutorLive.pipe(Layer.provideMerge(clientLayer), Layer.orDie), { timeout: 60_000 })(name, (it) => {
+    describe("statements", () => {
+      it.effect("a template runs with its values and answers the rows", () =>
+        Effect.gen(function* () {
+          const sql = yield* setup
+          const id = fresh()
+          yield* sql`INSERT INTO notes (id, body) VALUES (${id}, ${"marhaba"})`
+          assert.deepStrictEqual(yield* sql`SELECT id, body FROM notes WHERE id = ${id}`, [{ id, body: "marhaba" }])
+          const [row] = yield* sql.unsafe("SELECT body FROM notes WHERE id = $1", [id])
+          assert.strictEqual(row.body, "marhaba")
+          const listed = yield* sql`SELECT id FROM notes WHERE ${sql.in("id", [id, -1])} AND body <> ${"x"}`
+          assert.deepStrictEqual(listed, [{ id }])
+        }))
+
+      it.effect("a failing statement fails with SqlError and the client goes on", () =>
+        Effect.gen(function* () {
+          const sql = yield* setup
+          const id = fresh()
+          yield* sql`INSERT INTO notes (id, body) VALUES (${id}, ${"a"})`
+          const error = yield* Effect.flip(sql`INSERT INTO notes (id, body) VALUES (${id}, ${"b"})`)
+          assert.strictEqual(error._tag, "SqlError")
+          assert.strictEqual((yield* sql`SELECT body FROM notes WHERE id = ${id}`)[0].body, "a")
+        }))
+    })
+
+    describe("transactions", () => {
+      it.effect("every statement of a transaction runs in it; statements outside run each in their own", () =>
+        Effect.gen(function* () {
+          const sql = yield* setup
+          const [a, b] = yield* sql.withTransaction(Effect.all([txid(sql), txid(sql)]))
+          assert.strictEqual(a, b)
+          assert.notStrictEqual(yield* txid(sql), yield* txid(sql))
+        }))
+
+      it.effect("a success commits; a failure rolls back and surfaces unchanged", () =>
+        Effect.gen(function* () {
+          const sql = yield* setup
+          const [kept, dropped] = [fresh(), fresh()]
+          yield* sql.withTransaction(sql`INSERT INTO notes (id, body) VALUES (${kept}, ${"kept"})`)
+          const error = yield* Effect.flip(sql.withTransaction(
+            Effect.zipRight(sql`INSERT INTO notes (id, body) VALUES (${dropped}, ${"dropped"})`, Effect.fail("no")),
+          ))
+          assert.strictEqual(error, "no")
+          const rows = yield* sql`SELECT id FROM notes WHERE ${sql.in("id", [kept, dropped])}`
+          assert.deepStrictEqual(rows, [{ id: kept }])
+        }))
+
+      it.effect("a defect rolls back", () =>
+        Effect.gen(function* () {
+          const sql = yield* setup
+          const id = fresh()
+          const exit = yield* Effect.exit(sql.withTransaction(
+            Effect.zipRight(sql`INSERT INTO notes (id, body) VALUES (${id}, ${"x"})`, Effect.dieMessage("boom")),
+          ))
+          assert.isTrue(isDefect(exit))
+          assert.deepStrictEqual(yield* sql`SELECT id FROM notes WHERE id = ${id}`, [])
+        }))
+
+      it.effect("a nested transaction is a savepoint: its failure undoes only its own writes", () =>
+        Effect.gen(function* () {
+          const sql = yield* setup
+          const [outer, inner] = [fresh(), fresh()]
+          yield* sql.withTransaction(Effect.gen(function* () {
+            yield* sql`INSERT INTO notes (id, body) VALUES (${outer}, ${"outer"})`
+            const nested = yield* Effect.exit(sql.withTransaction(
+              Effect.zipRight(sql`INSERT INTO notes (id, body) VALUES (${inner}, ${"inner"})`, Effect.fail("inner")),
+            ))
+            assert.isTrue(Exit.isFailure(nested))
+          }))
+          const rows = yield* sql`SELECT id FROM notes WHERE ${sql.in("id", [outer, inner])}`
+          assert.deepStrictEqual(rows, [{ id: outer }])
+        }))
+
+      it.effect("@effect/sql's own transactions and these share one connection, either way round", () =>
+        Effect.gen(function* () {
+          const sql = yield* setup
+          const client = yield* SqlClient.SqlClient
+          const viaClient = (self: Effect.Effect<ReadonlyArray<{ id: string }>, unknown>) =>
+            Effect.map(self, ([row]) => row.id)
+          const [a, b] = yield* client.withTransaction(
+            Effect.all([txid(sql), viaClient(client`SELECT txid_current()::text AS id`)]),
+          )
+          assert.strictEqual(a, b)
+          const [c, d] = yield* sql.withTransaction(
+            Effect.all([txid(sql), viaClient(client`SELECT txid_current()::text AS id`)]),
+          )
+          assert.strictEqual(c, d)
+        }))
+
+      it.effect("a COMMIT that fails is a defect, nothing is kept, and the client goes on", () =>
+        Effect.gen(function* () {
+          const sql = yield* setup
+          const id = fresh()
+          // A deferred unique constraint is checked at COMMIT.
+          const exit = yield* Effect.exit(sql.withTransaction(
+            sql`INSERT INTO later (id) VALUES (${id}), (${id})`,
+          ))
+          assert.isTrue(isDefect(exit))
+          assert.deepStrictEqual(yield* sql`SELECT id FROM later WHERE id = ${id}`, [])
+          yield* sql.withTransaction(sql`INSERT INTO later (id) VALUES (${id})`)
+          assert.deepStrictEqual(yield* sql`SELECT id FROM later WHERE id = ${id}`, [{ id }])
+        }))
+
+      it.effect("connections come back: many transactions, failed ones included, never exhaust the pool", () =>
+        Effect.gen(function* () {
+          const sql = yield* setup
+          for (let i = 0; i < 30; i++) {
+            yield* Effect.exit(
+              sql.withTransaction(Effect.zipRight(txid(sql), i % 2 === 0 ? Effect.fail("no") : Effect.void)),
+            )
+          }
+          const ids = yield* Effect.forEach(
+            Array.from({ length: 20 }, () => sql.withTransaction(txid(sql))),
+            (t) => t,
+            { concurrency: "unbounded" },
+          )
+          assert.strictEqual(new Set(ids).size, 20)
+        }))
+    })
+  })
+
+executorSuite("SqlExecutor over PGlite", PgliteClient.layer({ dataDir: "memory://" }))
+
+describe.runIf(databaseUrl !== undefined)("on PostgreSQL (DATABASE_URL)", () => {
+  executorSuite("SqlExecutor over the pg driver", freshSchema(databaseUrl!, (url) => PgNamedClient.layer(url)))
+  executorSuite(
+    "SqlExecutor over a plain @effect/sql-pg client (no driver: connections from reserve)",
+    freshSchema(databaseUrl!, (url) => PgClient.layer({ url: Redacted.make(url), maxConnections: 3 })),
+  )
+})

@@ -1,15 +1,13 @@
 /** The Account API (account tokens): `{ data }` bodies. More operations join with the Account API issue. */
-import { Effect, Option, Schema } from "effect"
+import { Effect, Option } from "effect"
 import { unpauseApplication } from "../../core/accounts/unpause.ts"
 import { applicationJson } from "../../core/console/render.ts"
 import { notFound } from "../../core/errors.ts"
 import { ok } from "../../core/pipeline/request.ts"
-import { type ApplicationId, Uuid } from "../../core/shared/brands.ts"
+import { type ApplicationId, isUuid } from "../../core/shared/brands.ts"
 import { readWallet } from "../../core/wallet/read.ts"
 import { ApplicationsRepo } from "../../ports/store/accounts.ts"
 import { makeOperations, requireJson, type Route } from "./operation.ts"
-
-const isUuid = Schema.is(Uuid)
 
 /** An application of the caller's account; another account's is `not_found`. */
 const ownApplication = (accountId: string, id: string) =>

@@ -11,7 +11,7 @@ import { InvalidRequest, notFound } from "../errors.ts"
 import type { Credential } from "../keys/model.ts"
 import type { Json } from "../pipeline/request.ts"
 import type { AccountId, ApplicationId, KeyId } from "../shared/brands.ts"
-import { Uuid } from "../shared/brands.ts"
+import { isUuid } from "../shared/brands.ts"
 import { FieldReader } from "../shared/fields.ts"
 import { formatIpRange, parseIpRange } from "../shared/ip.ts"
 import { generateCredential, type KeyMode } from "../shared/key-mode.ts"
@@ -23,7 +23,6 @@ import { readWallet } from "../wallet/read.ts"
 import { accountJson, applicationJson, newKeyJson } from "./render.ts"
 import { untracedStacks } from "../shared/tracing.ts"
 
-const isUuid = Schema.is(Uuid)
 const decodeAccess = Schema.decodeUnknownEither(Access)
 const decodeScopes = Schema.decodeUnknownEither(Schema.NonEmptyArray(Scope))
 

@@ -1,9 +1,12 @@
 /** Branded types of the domain: parse at the edge, trust inside. */
 import { Brand, Schema } from "effect"
 
-export const Uuid = Schema.String.pipe(
-  Schema.pattern(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i),
-)
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+export const Uuid = Schema.String.pipe(Schema.pattern(uuidPattern))
+
+/** `Schema.is(Uuid)` without the schema machinery: ids in paths are checked on every request. */
+export const isUuid = (value: unknown): value is string => typeof value === "string" && uuidPattern.test(value)
 
 export const AccountId = Uuid.pipe(Schema.brand("AccountId"))
 export type AccountId = typeof AccountId.Type

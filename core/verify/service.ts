@@ -11,7 +11,7 @@ import { notFound, SendFailed } from "../errors.ts"
 import { Prices, VerifyLimits } from "../limits.ts"
 import type { KeyPrincipal } from "../pipeline/authenticate.ts"
 import type { EventId, Millis, VerificationId } from "../shared/brands.ts"
-import { halalas, Uuid } from "../shared/brands.ts"
+import { halalas, isUuid } from "../shared/brands.ts"
 import { isSandboxMode } from "../shared/key-mode.ts"
 import { alertLowBalance, charge, type ChargeRequest, crossesLowBalance, refund } from "../wallet/charge.ts"
 import { tripGuard } from "./guard.ts"
@@ -21,10 +21,7 @@ import type { CheckInput, StartInput } from "./requests.ts"
 import { sandboxGates, type SendContext, sendGates } from "./gates.ts"
 import { defaultSettings } from "./settings.ts"
 import { verificationJson } from "./wire.ts"
-import { Schema } from "effect"
 import { untracedStacks } from "../shared/tracing.ts"
-
-const isUuid = Schema.is(Uuid)
 
 /** The SMS text: the code is its one standalone run of digits; sandbox texts begin with `[TEST]`. */
 export const smsText = (code: string, sandbox: boolean) =>

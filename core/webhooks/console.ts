@@ -1,5 +1,5 @@
 /** The console's webhook use cases (DECISIONS 2): endpoints, rehearsals, the delivery log, replays. */
-import { Clock, Effect, Option, Schema } from "effect"
+import { Clock, Effect, Option } from "effect"
 import { Secrets } from "../../ports/secrets.ts"
 import { WebhookDeliveriesRepo, type WebhookDelivery } from "../../ports/store/webhook-deliveries.ts"
 import { type EndpointOwner, WebhookEndpointsRepo } from "../../ports/store/webhook-endpoints.ts"
@@ -8,7 +8,7 @@ import { Console } from "../console/service.ts"
 import { InvalidRequest, notFound } from "../errors.ts"
 import { Lists } from "../limits.ts"
 import type { Json } from "../pipeline/request.ts"
-import { Uuid } from "../shared/brands.ts"
+import { isUuid } from "../shared/brands.ts"
 import { FieldReader } from "../shared/fields.ts"
 import { DefaultRehearsalEvent, isKnownEvent, isVerificationEvent } from "./events.ts"
 import { newEndpointSecret, newWebhookId } from "./envelope.ts"
@@ -16,8 +16,6 @@ import { deliveryJson, logJson } from "./render.ts"
 import { sampleData } from "./samples.ts"
 import { urlProblem } from "./url-policy.ts"
 import { untracedStacks } from "../shared/tracing.ts"
-
-const isUuid = Schema.is(Uuid)
 
 export type OwnerKind = EndpointOwner["kind"]
 

@@ -48,10 +48,14 @@ export class Router<H> {
           if (c.segments[i] !== parts[i]) continue outer
         } else {
           params ??= {}
-          try {
-            params[name] = decodeURIComponent(parts[i])
-          } catch {
-            continue outer
+          const part = parts[i]
+          if (part.indexOf("%") === -1) params[name] = part
+          else {
+            try {
+              params[name] = decodeURIComponent(part)
+            } catch {
+              continue outer
+            }
           }
         }
       }

@@ -23,12 +23,24 @@ export interface ApiAnswer {
 
 export const ok = (body: unknown, status = 200): ApiAnswer => ({ status, body })
 
+const bearer = /^Bearer\s+(\S+)\s*$/i
+
+/** `Bearer <token>` with one space and a printable ASCII token, the usual form, read without `bearer`. */
+const plainBearer = (auth: string): string | undefined => {
+  if (auth.length <= 7 || !auth.startsWith("Bearer ")) return undefined
+  for (let i = 7; i < auth.length; i++) {
+    const c = auth.charCodeAt(i)
+    if (c <= 32 || c >= 127) return undefined
+  }
+  return auth.slice(7)
+}
+
 /** The presented credential: `Authorization: Bearer …` or `x-api-key`. */
 export const presentedCredential = (req: ApiRequest): string | undefined => {
   const auth = req.header("authorization")
   if (auth !== undefined) {
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(auth)
-    if (m) return m[1]
+    const token = plainBearer(auth) ?? bearer.exec(auth)?.[1]
+    if (token !== undefined) return token
   }
   const key = req.header("x-api-key")
   return key === undefined || key.trim() === "" ? undefined : key.trim()

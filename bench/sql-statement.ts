@@ -54,38 +54,24 @@ await measure("pg: BEGIN, 5 statements, COMMIT (per statement)", 5, async () => 
 })
 await pool.end()
 
+/** The three lines for one way of running a statement as an Effect, on its own runtime. */
+const measureEffects = async <R, ER>(
+  label: string,
+  runtime: ManagedRuntime.ManagedRuntime<R, ER>,
+  statement: (i: number) => Effect.Effect<unknown, unknown>,
+  transaction: <A, E>(self: Effect.Effect<A, E>) => Effect.Effect<A, unknown>,
+) => {
+  const all = (is: ReadonlyArray<number>) => Effect.forEach(is, statement, { discard: true })
+  await measure(`${label}: one a runPromise`, 1, (i) => runtime.runPromise(statement(i)))
+  await measure(`${label}: ten in one Effect`, 10, () => runtime.runPromise(all(ten)))
+  await measure(`${label}: 5 in a transaction`, 5, () => runtime.runPromise(transaction(all(five))))
+  await runtime.dispose()
+}
+
 const client = ManagedRuntime.make(PgNamed.layer(url))
 const sql = await client.runPromise(SqlClient.SqlClient)
-await measure("@effect/sql Statement: one a runPromise", 1, (i) => client.runPromise(sql`SELECT ${i}::int + 1 AS x`))
-await measure(
-  "@effect/sql Statement: ten in one Effect",
-  10,
-  () => client.runPromise(Effect.forEach(ten, (j) => sql`SELECT ${j}::int + 1 AS x`, { discard: true })),
-)
-await measure(
-  "@effect/sql Statement: 5 in sql.withTransaction",
-  5,
-  () =>
-    client.runPromise(
-      sql.withTransaction(Effect.forEach(five, (j) => sql`SELECT ${j}::int + 1 AS x`, { discard: true })),
-    ),
-)
-await client.dispose()
+await measureEffects("@effect/sql Statement", client, (i) => sql`SELECT ${i}::int + 1 AS x`, sql.withTransaction)
 
 const executor = ManagedRuntime.make(SqlExecutorLive.pipe(Layer.provideMerge(PgNamed.layer(url))))
 const run = await executor.runPromise(SqlExecutor)
-await measure("executor: one a runPromise", 1, (i) => executor.runPromise(run`SELECT ${i}::int + 1 AS x`))
-await measure(
-  "executor: ten in one Effect",
-  10,
-  () => executor.runPromise(Effect.forEach(ten, (j) => run`SELECT ${j}::int + 1 AS x`, { discard: true })),
-)
-await measure(
-  "executor: 5 in withTransaction",
-  5,
-  () =>
-    executor.runPromise(
-      run.withTransaction(Effect.forEach(five, (j) => run`SELECT ${j}::int + 1 AS x`, { discard: true })),
-    ),
-)
-await executor.dispose()
+await measureEffects("executor", executor, (i) => run`SELECT ${i}::int + 1 AS x`, run.withTransaction)

@@ -66,7 +66,7 @@ const rowsOf = (result: any): ReadonlyArray<any> =>
   Array.isArray(result) ? result.map((r) => r.rows ?? []) : result.rows ?? []
 
 const query = (
-  on: Pg.Pool | Pg.PoolClient,
+  on: Pg.PoolClient,
   text: string,
   params: ReadonlyArray<unknown>,
 ): Effect.Effect<ReadonlyArray<any>, SqlError> =>
@@ -94,31 +94,53 @@ const connectionOf = (client: Pg.PoolClient): Connection => {
   }
 }
 
+/** A client from the pool; `release(broken)` returns it, or discards it when it broke or reported an error. */
+const checkout = (
+  pool: Pg.Pool,
+  use: (client: Pg.PoolClient, release: (broken: boolean) => void) => void,
+  onFailure: (error: unknown) => void,
+) =>
+  pool.connect((error, client, done) => {
+    if (error || client === undefined) return onFailure(error)
+    let broke: Error | undefined
+    const onError = (cause: Error) => (broke = cause)
+    client.on("error", onError)
+    use(client, (broken) => {
+      client.off("error", onError)
+      done(broke ?? (broken ? new Error("transaction end failed") : undefined))
+    })
+  })
+
 /**
  * The executor's driver over the pool: a statement outside a transaction takes any idle connection for
- * itself (`pool.query`); a transaction holds one client from BEGIN to its end. A client that reports an
- * error while held, or whose COMMIT/ROLLBACK failed, is discarded instead of returned to the pool.
+ * itself; a transaction holds one client from BEGIN to its end. A failing statement (a constraint, a
+ * cancelled query) leaves its connection in the pool with its prepared statements, unlike `pool.query`,
+ * which discards it; a client that reports an error while held, or whose COMMIT/ROLLBACK failed, is
+ * discarded.
  */
 export const driver = (pool: Pg.Pool): SqlDriverShape => ({
-  execute: (text, params) => query(pool, text, params),
-  lease: Effect.async<Lease, SqlError>((resume) => {
-    pool.connect((error, client, done) => {
-      if (error || client === undefined) {
-        return resume(Effect.fail(failed("Failed to acquire connection for transaction")(error)))
-      }
-      let broke: Error | undefined
-      const onError = (cause: Error) => (broke = cause)
-      client.on("error", onError)
-      resume(Effect.succeed({
-        connection: connectionOf(client),
-        release: (broken) =>
-          Effect.sync(() => {
-            client.off("error", onError)
-            done(broke ?? (broken ? new Error("transaction end failed") : undefined))
+  execute: (text, params) =>
+    Effect.async((resume) =>
+      checkout(
+        pool,
+        (client, release) =>
+          client.query(text, params as Array<unknown>, (error: Error | undefined, result: any) => {
+            release(false)
+            resume(error ? Effect.fail(failed("Failed to execute statement")(error)) : Effect.succeed(rowsOf(result)))
           }),
-      }))
-    })
-  }),
+        (error) => resume(Effect.fail(failed("Failed to acquire connection")(error))),
+      )
+    ),
+  lease: Effect.async<Lease, SqlError>((resume) =>
+    checkout(
+      pool,
+      (client, release) =>
+        resume(
+          Effect.succeed({ connection: connectionOf(client), release: (broken) => Effect.sync(() => release(broken)) }),
+        ),
+      (error) => resume(Effect.fail(failed("Failed to acquire connection for transaction")(error))),
+    )
+  ),
 })
 
 const makePool = (url: string): Effect.Effect<Pg.Pool, SqlError, Scope.Scope> =>

@@ -49,6 +49,15 @@ const executorSuite = (name: string, clientLayer: Layer.Layer<SqlClient.SqlClien
           assert.strictEqual(error._tag, "SqlError")
           assert.strictEqual((yield* sql`SELECT body FROM notes WHERE id = ${id}`)[0].body, "a")
         }))
+
+      it.effect("a failing statement keeps its connection: the next one runs on the same backend", () =>
+        Effect.gen(function* () {
+          const sql = yield* setup
+          const backend = Effect.map(sql`SELECT pg_backend_pid() AS pid`, ([row]) => row.pid)
+          const before = yield* backend
+          yield* Effect.flip(sql`SELECT 1 / ${0}::int AS x`)
+          assert.strictEqual(yield* backend, before)
+        }))
     })
 
     describe("transactions", () => {

@@ -116,7 +116,8 @@ const checkout = (
  * itself; a transaction holds one client from BEGIN to its end. A failing statement (a constraint, a
  * cancelled query) leaves its connection in the pool with its prepared statements, unlike `pool.query`,
  * which discards it; a client that reports an error while held, or whose COMMIT/ROLLBACK failed, is
- * discarded.
+ * discarded. An interrupted statement is not cancelled on the server (the statements here are short):
+ * it finishes, and its transaction then rolls back.
  */
 export const driver = (pool: Pg.Pool): SqlDriverShape => ({
   execute: (text, params) =>

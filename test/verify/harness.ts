@@ -169,6 +169,9 @@ export const eventNamesOf = (verificationId: string) =>
 
 export const balanceOf = (accountId: AccountId) => Effect.flatMap(WalletRepo, (w) => w.balance(accountId))
 
+/** Credits, charges and refunds of the account over its whole history. */
+export const ledgerOf = (accountId: AccountId) => Effect.flatMap(WalletRepo, (w) => w.summary(accountId, 0))
+
 export const storedVerification = (id: string) => Effect.flatMap(VerificationsRepo, (r) => r.get(id as VerificationId))
 
 export const applicationOf = (id: ApplicationId) =>

@@ -7,13 +7,13 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Option, TestClock } from "effect"
 import * as fc from "fast-check"
 import { Console } from "../../core/console/service.ts"
-import { WalletRepo } from "../../ports/store/wallet.ts"
 import {
   allEvents,
   applicationOf,
   balanceOf,
   check,
   latestCode,
+  ledgerOf,
   minutes,
   platformTest,
   principalOf,
@@ -40,7 +40,7 @@ describe("price: 9 halalas for each SMS sent by start or resend with a live key"
     yield* check(p, v.id, yield* latestCode(to))
     yield* read(p, v.id)
     expect(yield* balanceOf(accountId)).toBe(73)
-    const ledger = yield* Effect.flatMap(WalletRepo, (w) => w.summary(accountId, 0))
+    const ledger = yield* ledgerOf(accountId)
     expect(ledger).toEqual({ credits: 100, charges: 27, refunds: 0 })
   })
 })
@@ -51,7 +51,7 @@ describe("test keys are free and never touch the wallet", () => {
     const v = yield* start(p, to)
     yield* resend(p, v.id)
     expect(yield* balanceOf(accountId)).toBe(50)
-    expect(yield* Effect.flatMap(WalletRepo, (w) => w.summary(accountId, 0))).toEqual({
+    expect(yield* ledgerOf(accountId)).toEqual({
       credits: 50,
       charges: 0,
       refunds: 0,
@@ -115,7 +115,7 @@ describe("502 send_failed: a send the network refuses is refunded in full and le
     const { accountId, p } = yield* setup({ balance: 100 })
     yield* Effect.flip(start(p, RefusedNumber))
     expect(yield* balanceOf(accountId)).toBe(100)
-    expect(yield* Effect.flatMap(WalletRepo, (w) => w.summary(accountId, 0))).toEqual({
+    expect(yield* ledgerOf(accountId)).toEqual({
       credits: 100,
       charges: 9,
       refunds: 9,
@@ -289,7 +289,7 @@ describe("balance = credits - charges + refunds, after any sequence of sends, re
               yield* TestClock.adjust(op.ms)
           }
           const balance = yield* balanceOf(accountId)
-          const s = yield* Effect.flatMap(WalletRepo, (w) => w.summary(accountId, 0))
+          const s = yield* ledgerOf(accountId)
           expect(balance).toBe(s.credits - s.charges + s.refunds)
           expect(balance).toBeGreaterThanOrEqual(0)
           expect(s.charges - s.refunds).toBe(9 * delivered)

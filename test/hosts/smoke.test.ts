@@ -1,37 +1,26 @@
 /**
  * The same HTTP smoke set against the Node, Deno and Bun hosts, each a real process on PGlite in
- * memory: the banner, health, the order of checks at the edge, a Verify round trip, graceful stop.
+ * memory: the banner, health, the order of checks at the edge, every console route, a Verify round trip,
+ * graceful stop.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type ConsoleCall, fixture, prepare, routes } from "../console/routes.ts"
+import { type Call, jsonCall } from "../support/net.ts"
 import { type HostName, hostNames, type HostProcess, startHost } from "./host-process.ts"
 
 const consoleToken = "console-smoke-token"
 
 describe.each(hostNames.map((h) => [h] as [HostName]))("the %s host as a process", (host) => {
   let p: HostProcess
-  const call = async (
-    method: string,
-    path: string,
-    opts: { key?: string; body?: unknown } = {},
-  ): Promise<{ status: number; headers: Headers; body: any }> => {
-    const headers: Record<string, string> = {}
-    if (opts.key !== undefined) headers.authorization = `Bearer ${opts.key}`
-    if (opts.body !== undefined) headers["content-type"] = "application/json"
-    const res = await fetch(p.baseUrl + path, {
-      method,
-      headers,
-      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-    })
-    const text = await res.text()
-    let body: unknown = text
-    try {
-      body = JSON.parse(text)
-    } catch { /* not JSON */ }
-    return { status: res.status, headers: res.headers, body }
+  const call: Call = (method, path, opts) => jsonCall(p.baseUrl)(method, path, opts)
+  const consoleCall: ConsoleCall = async (method, path, body) => {
+    const res = await call(method, `/console/v1${path}`, { key: consoleToken, body: body ?? {} })
+    if (res.status >= 300) throw new Error(`console ${method} ${path} -> ${res.status} ${JSON.stringify(res.body)}`)
+    return res.body.data
   }
 
   beforeAll(async () => {
-    p = await startHost(host, { PGLITE_DIR: "memory://", CONSOLE_TOKEN: consoleToken, CLOCK: "system" })
+    p = await startHost(host, { PGLITE_DIR: "memory://", CONSOLE_TOKEN: consoleToken, CLOCK: "simulated" })
   }, 120_000)
   afterAll(async () => {
     await p?.kill()
@@ -103,6 +92,19 @@ describe.each(hostNames.map((h) => [h] as [HostName]))("the %s host as a process
     expect(none.body.error).toBe("unauthorized")
     const wrong = await call("GET", "/console/v1/simulator/sms?to=0551234567", { key: p.banner.demoLiveKey })
     expect(wrong.status).toBe(401)
+  })
+
+  describe("every console route of DECISIONS 2 answers with the printed console token, as in process", () => {
+    for (const [name, r] of Object.entries(routes)) {
+      it(`${name} → ${r.status} { data }`, async () => {
+        const ids = await fixture(consoleCall)
+        await prepare(consoleCall, name, ids)
+        const res = await call(r.method, `/console/v1${r.path(ids)}`, { key: consoleToken, body: r.body(ids) })
+        expect(res.status, JSON.stringify(res.body)).toBe(r.status)
+        expect(Object.keys(res.body)).toEqual(["data"])
+        r.data(res.body.data, ids)
+      })
+    }
   })
 
   it("an IP allowlist judges the caller's address as the host reports it", async () => {

@@ -3,9 +3,7 @@
  * (in process) and the host smoke set (each host as a process), so both walk the same routes.
  */
 import { expect } from "vitest"
-
-/** A console call with the console token: answers `data` on 2xx and throws otherwise. */
-export type ConsoleCall = (method: string, path: string, body?: unknown) => Promise<any>
+import type { ConsoleCall } from "../support/net.ts"
 
 /** Fresh ids for one route check: an account, its pending application, a partner account, a key to revoke. */
 export const fixture = async (consoleCall: ConsoleCall) => {

@@ -4,8 +4,8 @@
  * graceful stop.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type ConsoleCall, fixture, prepare, routes } from "../console/routes.ts"
-import { type Call, jsonCall } from "../support/net.ts"
+import { fixture, prepare, routes } from "../console/routes.ts"
+import { type Call, type ConsoleCall, consoleCaller, jsonCall } from "../support/net.ts"
 import { type HostName, hostNames, type HostProcess, startHost } from "./host-process.ts"
 
 const consoleToken = "console-smoke-token"
@@ -13,11 +13,7 @@ const consoleToken = "console-smoke-token"
 describe.each(hostNames.map((h) => [h] as [HostName]))("the %s host as a process", (host) => {
   let p: HostProcess
   const call: Call = (method, path, opts) => jsonCall(p.baseUrl)(method, path, opts)
-  const consoleCall: ConsoleCall = async (method, path, body) => {
-    const res = await call(method, `/console/v1${path}`, { key: consoleToken, body: body ?? {} })
-    if (res.status >= 300) throw new Error(`console ${method} ${path} -> ${res.status} ${JSON.stringify(res.body)}`)
-    return res.body.data
-  }
+  const consoleCall: ConsoleCall = (method, path, body) => consoleCaller(call, consoleToken)(method, path, body)
 
   beforeAll(async () => {
     p = await startHost(host, { PGLITE_DIR: "memory://", CONSOLE_TOKEN: consoleToken, CLOCK: "simulated" })

@@ -36,3 +36,12 @@ export const jsonCall = (baseUrl: string): Call => async (method, path, opts = {
   } catch { /* not JSON */ }
   return { status: res.status, headers: res.headers, body: parsed }
 }
+
+/** A console call with the console token: answers `data` on 2xx and throws otherwise. */
+export type ConsoleCall = (method: string, path: string, body?: unknown) => Promise<any>
+
+export const consoleCaller = (call: Call, consoleToken: string): ConsoleCall => async (method, path, body) => {
+  const res = await call(method, `/console/v1${path}`, { key: consoleToken, body: body ?? {} })
+  if (res.status >= 300) throw new Error(`console ${method} ${path} -> ${res.status} ${JSON.stringify(res.body)}`)
+  return res.body.data
+}

@@ -6,7 +6,7 @@ import { Effect } from "effect"
 import { type Settings, settingsFromEnv } from "../../adapters/config.ts"
 import { makePlatform, type Platform, type PlatformOptions } from "../../adapters/platform.ts"
 import { close, listen, nodeServer } from "../../hosts/node-server.ts"
-import { type Call, jsonCall } from "./net.ts"
+import { type Call, type ConsoleCall, consoleCaller, jsonCall } from "./net.ts"
 import { forSuite } from "./suite.ts"
 
 export interface TestServer {
@@ -17,7 +17,7 @@ export interface TestServer {
   /** fetch against the server (see `Call`). */
   readonly call: Call
   /** A console call with the console token; answers `data` on 2xx and throws otherwise. */
-  readonly console: (method: string, path: string, body?: unknown) => Promise<any>
+  readonly console: ConsoleCall
   readonly close: () => Promise<void>
 }
 
@@ -40,18 +40,13 @@ export const startServer = async (
   const port = await listen(server, 0, "127.0.0.1")
   const baseUrl = `http://127.0.0.1:${port}`
   const call = jsonCall(baseUrl)
-  const consoleCall: TestServer["console"] = async (method, path, body) => {
-    const res = await call(method, `/console/v1${path}`, { key: settings.consoleToken, body: body ?? {} })
-    if (res.status >= 300) throw new Error(`console ${method} ${path} -> ${res.status} ${JSON.stringify(res.body)}`)
-    return res.body.data
-  }
   return {
     baseUrl,
     consoleToken: settings.consoleToken,
     platform,
     settings,
     call,
-    console: consoleCall,
+    console: consoleCaller(call, settings.consoleToken),
     close: async () => {
       await close(server)
       await platform.dispose()

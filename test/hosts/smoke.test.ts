@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { fixture, prepare, routes } from "../console/routes.ts"
-import { type Call, type ConsoleCall, consoleCaller, jsonCall } from "../support/net.ts"
+import { type Call, consoleCaller, jsonCall } from "../support/net.ts"
 import { type HostName, hostNames, type HostProcess, startHost } from "./host-process.ts"
 
 const consoleToken = "console-smoke-token"
@@ -13,7 +13,7 @@ const consoleToken = "console-smoke-token"
 describe.each(hostNames.map((h) => [h] as [HostName]))("the %s host as a process", (host) => {
   let p: HostProcess
   const call: Call = (method, path, opts) => jsonCall(p.baseUrl)(method, path, opts)
-  const consoleCall: ConsoleCall = (method, path, body) => consoleCaller(call, consoleToken)(method, path, body)
+  const consoleCall = consoleCaller(call, consoleToken)
 
   beforeAll(async () => {
     p = await startHost(host, { PGLITE_DIR: "memory://", CONSOLE_TOKEN: consoleToken, CLOCK: "simulated" })

@@ -11,9 +11,29 @@ export {
   routes,
   storeLayer,
 } from "./adapters/platform.ts"
-export { type Dispatch, makeDispatcher, type PlainRequest, type PlainResponse } from "./adapters/http/dispatcher.ts"
-export { type CallerAddress, directWebHandler, webHandler } from "./adapters/http/web.ts"
+export {
+  type Dispatch,
+  type EdgeOptions,
+  makeDispatcher,
+  type PlainRequest,
+  type PlainResponse,
+} from "./adapters/http/dispatcher.ts"
+export { type CallerAddress, directWebHandler, webHandler, type WebHandlerOptions } from "./adapters/http/web.ts"
+export {
+  answerParserRefusals,
+  close,
+  listen,
+  nodeHandler,
+  type NodeHandlerOptions,
+  nodeServer,
+  type NodeServerOptions,
+  nodeServerOptions,
+} from "./adapters/http/node.ts"
 export { makeHttpApp } from "./adapters/http/http-app.ts"
 export * as Errors from "./core/errors.ts"
 export { Verify } from "./core/verify/service.ts"
 export { Console } from "./core/console/service.ts"
+export { ApiErrorResponse, type Client, type ClientOptions, makeClient } from "./adapters/http/client.ts"
+export { type AnyOperation, type Operation } from "./core/pipeline/operation.ts"
+export { openApiDocument } from "./core/pipeline/openapi.ts"
+export { verifyOperations } from "./core/verify/operations.ts"

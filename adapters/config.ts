@@ -2,7 +2,10 @@
 import { Config, Context, Effect, Option } from "effect"
 
 export interface Settings {
+  /** The port to listen on; 0 takes any free one (the banner prints the one bound). */
   readonly port: number
+  /** The listening address (`0.0.0.0`: every IPv4 interface). */
+  readonly host: string
   readonly databaseUrl: Option.Option<string>
   readonly pgliteDir: string
   /** `memory` keeps everything in this process (tests and benchmarks); default: the SQL store. */
@@ -16,6 +19,14 @@ export interface Settings {
   readonly clock: "system" | "simulated"
   /** Webhook endpoints may be loopback or private addresses (default: while the simulators are selected). */
   readonly webhookAllowPrivate: boolean
+  /**
+   * Proxies whose `X-Forwarded-For` is believed (addresses and CIDR ranges), as Express's `trust proxy`: the
+   * caller is the first untrusted address walking the chain from the socket's peer. Empty (the default):
+   * the caller is the socket's peer and the header is never read.
+   */
+  readonly trustedProxies: ReadonlyArray<string>
+  /** Origins a browser may call the API from (CORS); `*` for any. Empty (the default): CORS is off. */
+  readonly allowedOrigins: ReadonlyArray<string>
 }
 
 export class PlatformConfig extends Context.Tag("adapters/PlatformConfig")<PlatformConfig, Settings>() {}
@@ -26,6 +37,17 @@ const randomToken = () => {
   return "console_" + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")
 }
 
+/** A port, 0 included (any free port), unlike `Config.port`. */
+const listenPort = Config.integer("PORT").pipe(
+  Config.validate({ message: "Expected a port from 0 to 65535", validation: (n) => n >= 0 && n <= 65535 }),
+)
+
+/** A comma-separated list; unset or empty is none. */
+const list = (name: string) =>
+  Config.withDefault(Config.string(name), "").pipe(
+    Config.map((s) => s.split(",").map((x) => x.trim()).filter((x) => x !== "")),
+  )
+
 export const settingsFromEnv: Effect.Effect<Settings, import("effect/ConfigError").ConfigError> = Effect.gen(
   function* () {
     const token = yield* Config.option(Config.string("CONSOLE_TOKEN"))
@@ -35,7 +57,8 @@ export const settingsFromEnv: Effect.Effect<Settings, import("effect/ConfigError
     const clock = yield* Config.withDefault(Config.literal("system", "simulated")("CLOCK"), "system")
     const simulators = smsProvider === "simulator"
     return {
-      port: yield* Config.withDefault(Config.port("PORT"), 8080),
+      port: yield* Config.withDefault(listenPort, 8080),
+      host: yield* Config.withDefault(Config.nonEmptyString("HOST"), "0.0.0.0"),
       databaseUrl: Option.filter(yield* Config.option(Config.string("DATABASE_URL")), (s) => s.trim() !== ""),
       pgliteDir: yield* Config.withDefault(Config.string("PGLITE_DIR"), ".data/pglite"),
       store: yield* Config.withDefault(Config.literal("sql", "memory")("STORE"), "sql"),
@@ -46,6 +69,8 @@ export const settingsFromEnv: Effect.Effect<Settings, import("effect/ConfigError
       emailProvider,
       clock,
       webhookAllowPrivate: yield* Config.withDefault(Config.boolean("WEBHOOK_ALLOW_PRIVATE"), simulators),
+      trustedProxies: yield* list("TRUSTED_PROXIES"),
+      allowedOrigins: yield* list("ALLOWED_ORIGINS"),
     }
   },
 )

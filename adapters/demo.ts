@@ -2,9 +2,9 @@
  * The demo account (DECISIONS 1): on an empty store with the simulators, an approved application with
  * 100.00 SAR, a live key and a test key, and the test key's proven destination `+966500000000`.
  */
-import { Clock, Effect } from "effect"
+import { Clock, Effect, Option } from "effect"
 import { Console } from "../core/console/service.ts"
-import { AccountsRepo } from "../ports/store/accounts.ts"
+import { AccountsRepo, ApplicationsRepo } from "../ports/store/accounts.ts"
 import { JobsRepo } from "../ports/store/jobs.ts"
 
 export interface Demo {
@@ -17,6 +17,30 @@ export interface Demo {
 
 export const DemoBalanceHalalas = 10_000
 export const DemoProvenDestination = "+966500000000"
+/** The demo application's `external_id`, by which `--demo` finds it again. */
+export const DemoExternalId = "demo"
+
+/**
+ * `npm start -- --demo` on a store the demo was seeded in: a fresh live and test key for the demo
+ * application (the first ones were printed once, by the start that created them). The old keys stay valid.
+ */
+export const reissueDemoKeys = Effect.gen(function* () {
+  const account = yield* (yield* AccountsRepo).oldest
+  if (Option.isNone(account) || account.value.name !== "Demo") return undefined as Demo | undefined
+  const app = yield* (yield* ApplicationsRepo).findInAccount(account.value.id, DemoExternalId)
+  if (Option.isNone(app)) return undefined
+  const c = yield* Console
+  const live = yield* c.createKey(app.value.id, { mode: "live" })
+  const test = yield* c.createKey(app.value.id, { mode: "test" })
+  const demo: Demo = {
+    accountId: account.value.id,
+    applicationId: app.value.id,
+    liveKey: live.key,
+    testKey: test.key,
+    provenDestination: DemoProvenDestination,
+  }
+  return demo as Demo | undefined
+})
 
 export const seedDemo = Effect.gen(function* () {
   if ((yield* (yield* AccountsRepo).count) > 0) return undefined as Demo | undefined
@@ -26,7 +50,7 @@ export const seedDemo = Effect.gen(function* () {
   }
   const c = yield* Console
   const account = yield* c.createAccount({ name: "Demo" })
-  const app = yield* c.createApplication(account.id, { name: "Demo app", approved: true })
+  const app = yield* c.createApplication(account.id, { name: "Demo app", approved: true, external_id: DemoExternalId })
   yield* c.creditWallet(account.id, { amount_halalas: DemoBalanceHalalas })
   const live = yield* c.createKey(app.id, { mode: "live" })
   const test = yield* c.createKey(app.id, { mode: "test" })

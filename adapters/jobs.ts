@@ -5,24 +5,20 @@
  */
 import { Cause, Clock, Context, Duration, Effect, Layer, Option } from "effect"
 import { SweepJob, Verify } from "../core/verify/service.ts"
-import { Idempotency, RateLimit } from "../core/limits.ts"
-import { IdempotencyRepo, RateLimitRepo } from "../ports/store/http.ts"
+import { Idempotency, RateLimit, Retention, VerifyLimits } from "../core/limits.ts"
+import { IdempotencyRepo } from "../ports/store/idempotency.ts"
+import { RateLimitRepo } from "../ports/store/rate-limit.ts"
+import type { Job } from "../core/shared/job.ts"
 import { JobsRepo } from "../ports/store/jobs.ts"
+import { VerificationsRepo } from "../ports/store/verify.ts"
 import { SimulatedClock } from "./clock/simulated.ts"
 import { webhookJob } from "./webhooks/job.ts"
 
-export interface Job {
-  readonly name: string
-  /** When the job is next due on the platform clock (None: nothing scheduled). */
-  readonly nextDue: Effect.Effect<Option.Option<number>>
-  /** Runs what is due now; a no-op when nothing is. */
-  readonly run: Effect.Effect<void>
-}
+export type { Job }
 
 export class Jobs extends Context.Tag("adapters/Jobs")<Jobs, ReadonlyArray<Job>>() {}
 
 const RetentionJob = "retention"
-const retentionIntervalMs = 60 * 60_000
 
 const guarded = (job: Job): Job => ({
   ...job,
@@ -36,17 +32,43 @@ export const JobsLive = Layer.effect(
     const leases = yield* JobsRepo
     const windows = yield* RateLimitRepo
     const idempotency = yield* IdempotencyRepo
+    const verifications = yield* VerificationsRepo
+    /** Work at `workAt` (None: no work), but not before the job's lease allows its next run. */
+    const dueAfterLease = (name: string, workAt: Option.Option<number>) =>
+      Option.isNone(workAt)
+        ? Effect.succeed(Option.none<number>())
+        : Effect.map(leases.nextRunAt(name), (next) =>
+          Option.some(Math.max(workAt.value, Option.getOrElse(next, () => 0))))
+    const earliest = (...times: ReadonlyArray<Option.Option<number>>): Option.Option<number> => {
+      const t = Option.reduceCompact(times, Number.POSITIVE_INFINITY, Math.min)
+      return t === Number.POSITIVE_INFINITY ? Option.none() : Option.some(t)
+    }
     const sweep: Job = {
       name: SweepJob,
-      nextDue: Effect.map(leases.nextRunAt(SweepJob), Option.orElse(() => Option.some(0))),
+      // A pending code is picked once it is `sweepGraceMs` past its expiry.
+      nextDue: Effect.flatMap(
+        verifications.earliestPendingExpiry,
+        (expiry) => dueAfterLease(SweepJob, Option.map(expiry, (at) => at + VerifyLimits.sweepGraceMs)),
+      ),
       run: Effect.asVoid(verify.sweep(leases.claim)),
     }
     const retention: Job = {
       name: RetentionJob,
-      nextDue: Effect.map(leases.nextRunAt(RetentionJob), Option.orElse(() => Option.some(0))),
+      // A window is pruned two windows after it began; a record a day after it expired.
+      nextDue: Effect.flatMap(
+        Effect.all([windows.oldestWindow, idempotency.earliestExpiry]),
+        ([window, expiry]) =>
+          dueAfterLease(
+            RetentionJob,
+            earliest(
+              Option.map(window, (at) => at + 2 * RateLimit.windowMs + 1),
+              Option.map(expiry, (at) => at + Idempotency.ttlMs),
+            ),
+          ),
+      ),
       run: Effect.gen(function* () {
         const now = yield* Clock.currentTimeMillis
-        if (!(yield* leases.claim(RetentionJob, now, now + retentionIntervalMs))) return
+        if (!(yield* leases.claim(RetentionJob, now, now + Retention.intervalMs))) return
         yield* windows.prune(now - 2 * RateLimit.windowMs)
         yield* idempotency.prune(now - Idempotency.ttlMs)
       }),
@@ -68,28 +90,36 @@ export const jobLoopOf = (name: string, every: Duration.DurationInput) =>
 export const jobLoop = (every: Duration.DurationInput = "1 second") =>
   runDue.pipe(Effect.zipRight(Effect.sleep(every)), Effect.forever)
 
-const earliestDue = Effect.flatMap(
+/** Each job with the time it next has work. */
+const duesOf = Effect.flatMap(
   Jobs,
-  (jobs) =>
-    Effect.map(Effect.forEach(jobs, (j) => j.nextDue), (dues) =>
-      dues.reduce<number | undefined>(
-        (min, d) => (Option.isSome(d) && (min === undefined || d.value < min) ? d.value : min),
-        undefined,
-      )),
+  (jobs) => Effect.forEach(jobs, (job) => Effect.map(job.nextDue, (due) => ({ job, due }))),
 )
 
-/** Moves the simulated clock forward by `ms`, running every job that falls due on the way. */
+/**
+ * Moves the simulated clock forward by `ms`, running every job that falls due on the way, in time order:
+ * the clock jumps from one due time to the next (not in steps), and runs only the jobs due then.
+ */
 export const advanceSimulatedClock = (ms: number) =>
   Effect.gen(function* () {
     const time = yield* SimulatedClock
     const target = time.now + ms
-    for (let i = 0; i < 10_000; i++) {
-      const due = yield* earliestDue
-      if (due === undefined || due > target) break
-      if (due > time.now) time.now = due
-      yield* runDue
-      const after = yield* earliestDue
-      if (after !== undefined && after <= time.now) break
+    for (let i = 0; i < 100_000; i++) {
+      const dues = yield* duesOf
+      const next = dues.reduce<number | undefined>(
+        (min, d) => (Option.isSome(d.due) && (min === undefined || d.due.value < min) ? d.due.value : min),
+        undefined,
+      )
+      if (next === undefined || next > target) break
+      if (next > time.now) time.now = next
+      const due = dues.filter((d) => Option.isSome(d.due) && d.due.value <= time.now)
+      yield* Effect.forEach(due, (d) => d.job.run, { discard: true })
+      // A job still due at the same instant after running would loop for ever: let time move on.
+      const again = yield* duesOf
+      if (again.some((d) => Option.isSome(d.due) && d.due.value <= time.now)) {
+        if (time.now >= target) break
+        time.now += 1
+      }
     }
     time.now = target
     yield* runDue

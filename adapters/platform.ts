@@ -9,13 +9,18 @@ import { SmsGatewayUnifonic } from "./sms/unifonic.ts"
 import { SmsGatewaySimulator } from "./sms/simulator.ts"
 import { simulatedClockLayer } from "./clock/simulated.ts"
 import { PlatformConfig, type Settings } from "./config.ts"
-import { consoleRoutes, simulatorRoutes } from "./http/console-routes.ts"
+import { simulatorRoutes } from "./http/console-routes.ts"
 import { type Dispatch, makeDispatcher } from "./http/dispatcher.ts"
 import type { Route } from "./http/operation.ts"
-import { accountRoutes } from "./http/account-routes.ts"
-import { verifyRoutes } from "./http/verify-routes.ts"
+import { routesOf } from "./http/operation-routes.ts"
+import { openApiDocument } from "../core/pipeline/openapi.ts"
+import { verifyOperations } from "../core/verify/operations.ts"
+import { accountOperations } from "../core/accounts/operations.ts"
+import { consoleOperations } from "../core/console/operations.ts"
 import { makeHttpApp } from "./http/http-app.ts"
 import { type CallerAddress, directWebHandler, webHandler } from "./http/web.ts"
+import { nodeHandler } from "./http/node.ts"
+import { parseTrustedProxies } from "./http/edge.ts"
 import { jobLoop, jobLoopOf, Jobs, JobsLive } from "./jobs.ts"
 import { webhookRoutes } from "./http/webhook-routes.ts"
 import { WebhookJob } from "./webhooks/job.ts"
@@ -28,7 +33,7 @@ import { MemoryPlatformSecret } from "./memory/platform-secret.ts"
 import { SecretsLive } from "./secrets/node-crypto.ts"
 import { SqlPlatformSecret } from "./sql/platform-secret.ts"
 import { PgliteStoreLive, PgStoreLive } from "./sql/store.ts"
-import { type Demo, seedDemo } from "./demo.ts"
+import { type Demo, reissueDemoKeys, seedDemo } from "./demo.ts"
 
 /** Which store: PostgreSQL when `DATABASE_URL` is set, else PGlite at `PGLITE_DIR`; `memory` for tests and benchmarks. */
 export const storeLayer = (settings: Settings) => {
@@ -73,22 +78,35 @@ export const platformLayer = (settings: Settings) => {
 
 export type PlatformServices = Layer.Layer.Success<ReturnType<typeof platformLayer>>
 
+/** Every declared operation (the webhook console and the simulators join with the product frame). */
+export const declaredOperations = [...verifyOperations, ...accountOperations, ...consoleOperations] as const
+
+/** `GET /openapi.json`: the document of the declared operations, made once. */
+const openApiRoute: Route<never> = (() => {
+  const document = openApiDocument(declaredOperations)
+  return { method: "GET", path: "/openapi.json", handler: () => Effect.succeed({ status: 200, body: document }) }
+})()
+
 /** The route table, built once in the platform's runtime (some routes hold their services from the start). */
 export const routes = (
   settings: Settings,
 ): Effect.Effect<ReadonlyArray<Route<PlatformServices>>, never, PlatformServices> =>
-  Effect.map(Effect.all([verifyRoutes, accountRoutes]), ([verify, account]) => [
-    ...verify,
-    ...account,
-    ...consoleRoutes,
+  Effect.map(routesOf(declaredOperations), (declared) => [
+    openApiRoute,
+    ...declared,
     ...webhookRoutes,
     ...simulatorRoutes(settings),
   ])
 
 export interface Platform {
   readonly dispatch: Dispatch
-  /** The web-standard handler for embedding in an existing backend. */
-  readonly fetch: (request: Request) => Promise<Response>
+  /**
+   * The web-standard handler for embedding in an existing backend. `ip` is the socket peer's address as
+   * the server reports it (needed only for keys with an IP allowlist); a header never stands in for it.
+   */
+  readonly fetch: (request: Request, ip?: CallerAddress) => Promise<Response>
+  /** The node:http request listener (Express, Fastify, node:http); it reads the body itself, up to 1 MiB. */
+  readonly node: ReturnType<typeof nodeHandler>
   /**
    * The same for a server that takes a Response or a promise of one (Deno.serve, Bun.serve): an answer
    * ready at once is returned at once. `ip` is the caller's address as the server reports it.
@@ -105,22 +123,32 @@ export interface Platform {
 export interface PlatformOptions {
   /** Run the background jobs loop (default true). */
   readonly jobs?: boolean
-  /** Create the demo account on an empty store with the simulators (default true). */
-  readonly demo?: boolean
+  /**
+   * Create the demo account on an empty store with the simulators (default true); `"reissue"` also issues
+   * a fresh demo key pair when the store already holds the demo account (`npm start -- --demo`).
+   */
+  readonly demo?: boolean | "reissue"
 }
 
 export const makePlatform = async (settings: Settings, options: PlatformOptions = {}): Promise<Platform> => {
   const runtime = ManagedRuntime.make(platformLayer(settings))
   await runtime.runPromise(Effect.void)
-  const demo = options.demo === false || settings.smsProvider !== "simulator"
-    ? undefined
-    : await runtime.runPromise(seedDemo)
+  const demo = options.demo === false || settings.smsProvider !== "simulator" ? undefined : await runtime.runPromise(
+    Effect.flatMap(
+      seedDemo,
+      (seeded) => seeded || options.demo !== "reissue" ? Effect.succeed(seeded) : reissueDemoKeys,
+    ),
+  )
   const loop = options.jobs === false ? undefined : runtime.runFork(Effect.flatMap(Jobs, () => jobLoop()))
   const webhookLoop = options.jobs === false ? undefined : runtime.runFork(jobLoopOf(WebhookJob, "200 millis"))
-  const dispatch = makeDispatcher(runtime, await runtime.runPromise(routes(settings)))
+  const dispatch = makeDispatcher(runtime, await runtime.runPromise(routes(settings)), {
+    trustedProxies: parseTrustedProxies(settings.trustedProxies),
+    allowedOrigins: settings.allowedOrigins,
+  })
   return {
     dispatch,
     fetch: webHandler(dispatch),
+    node: nodeHandler(dispatch),
     serve: directWebHandler(dispatch),
     httpApp: makeHttpApp(dispatch),
     runtime,

@@ -14,6 +14,13 @@ export const RateLimit = {
 export const Http = {
   /** Request bodies larger than this are refused (`400 invalid_request`) before they are read whole. */
   maxBodyBytes: 1024 * 1024,
+  /**
+   * Header fields larger than this together (each name and value, as the request gives them) are refused
+   * (`431 headers_too_large`) by every way in alike. The hosts' own parsers allow `parserMaxHeaderBytes`,
+   * so the platform, not the runtime, decides up to there.
+   */
+  maxHeaderBytes: 16 * 1024,
+  parserMaxHeaderBytes: 64 * 1024,
 } as const
 
 export const Idempotency = {
@@ -61,3 +68,18 @@ export const Wallet = {
 } as const
 
 export const Lists = { defaultLimit: 20, maxLimit: 100 } as const
+
+/** Lengths of console fields, in characters (code points). */
+export const Fields = {
+  /** Account, application and connected-app names, an application's `external_id`. */
+  maxNameLength: 200,
+  /** A webhook endpoint's URL. */
+  maxUrlLength: 2048,
+  /** One console wallet credit: at most SAR 100,000,000. */
+  maxCreditHalalas: 10_000_000_000,
+} as const
+
+/** How often the retention job may run (it runs sooner only when something became old enough to drop). */
+export const Retention = {
+  intervalMs: 60 * 60_000,
+} as const

@@ -1,27 +1,7 @@
-/** The Bun host: Bun.serve over the web handler. */
-import { banner, boot, hostname } from "./start.ts"
-
-declare const Bun: any
-
-const started = await boot()
-const { serve } = started.platform
-
-const server = Bun.serve({
-  port: started.settings.port,
-  hostname: hostname(),
-  fetch: (request: Request, srv: { requestIP: (r: Request) => { address: string } | null }) =>
-    serve(request, () => srv.requestIP(request)?.address),
-})
-for (const line of banner(started, server.port)) console.log(line)
-
-let stopping = false
-const stop = async () => {
-  if (stopping) return
-  stopping = true
-  // Stops accepting and lets in-flight requests finish.
-  await server.stop()
-  await started.platform.dispose()
-  process.exit(0)
-}
-process.on("SIGINT", stop)
-process.on("SIGTERM", stop)
+/**
+ * The Bun host runs the Node host as it is: Bun's node:http server over the shared dispatcher. Bun.serve is
+ * not used: its parser closes the connection on a method it does not know and answers a header over its
+ * limit with a bare 431 before any code of ours runs; Bun's node:http hands both to `clientError`, so they
+ * get the same JSON answer as on every other host.
+ */
+import "./node.ts"

@@ -2,7 +2,7 @@
  * The Deno host: Deno.serve over the web handler. `npm run start:deno` runs it with the npm packages
  * from ./node_modules (deno.json: `nodeModulesDir: "manual"`), so it needs no network at start.
  */
-import { banner, boot, hostname } from "./start.ts"
+import { banner, boot } from "./start.ts"
 
 declare const Deno: any
 
@@ -12,7 +12,7 @@ const { serve } = started.platform
 const server = Deno.serve(
   {
     port: started.settings.port,
-    hostname: hostname(),
+    hostname: started.settings.host,
     onListen: ({ port }: { port: number }) => {
       for (const line of banner(started, port)) console.log(line)
     },

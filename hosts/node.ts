@@ -1,10 +1,10 @@
 /** The Node host: node:http straight into the shared dispatcher. */
-import { close, listen, nodeServer } from "./node-server.ts"
-import { banner, boot, hostname } from "./start.ts"
+import { close, listen, nodeServer } from "../adapters/http/node.ts"
+import { banner, boot } from "./start.ts"
 
 const started = await boot()
 const server = nodeServer(started.platform.dispatch)
-const port = await listen(server, started.settings.port, hostname())
+const port = await listen(server, started.settings.port, started.settings.host)
 for (const line of banner(started, port)) console.log(line)
 
 let stopping = false

@@ -10,13 +10,19 @@ export interface Started {
 
 export const boot = async (): Promise<Started> => {
   const settings = await Effect.runPromise(settingsFromEnv)
-  const platform = await makePlatform(settings)
+  // `--demo`: a fresh demo key pair when the store already holds the demo account.
+  const args = (globalThis as { process?: { argv: Array<string> } }).process?.argv ?? []
+  const platform = await makePlatform(settings, args.includes("--demo") ? { demo: "reissue" } : {})
   return { settings, platform }
 }
 
+/** The address to print: loopback when listening on every interface, else the address itself. */
+const shownHost = (host: string) =>
+  host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host
+
 /** The start lines, in the pinned order. */
 export const banner = ({ platform, settings }: Started, port: number): ReadonlyArray<string> => {
-  const lines = [`listening on http://127.0.0.1:${port}`, `console token: ${settings.consoleToken}`]
+  const lines = [`listening on http://${shownHost(settings.host)}:${port}`, `console token: ${settings.consoleToken}`]
   const demo = platform.demo
   if (demo) {
     lines.push(
@@ -29,6 +35,3 @@ export const banner = ({ platform, settings }: Started, port: number): ReadonlyA
   }
   return lines
 }
-
-export const hostname = () =>
-  (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env.HOST ?? "0.0.0.0"

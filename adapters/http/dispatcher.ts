@@ -1,23 +1,47 @@
 /**
- * The one dispatcher every host shares: route table, order of checks, core use case, rendering.
- * A host parses the request with its runtime's own server and hands over a PlainRequest.
+ * The one dispatcher every way in shares: the request model (adapters/http/edge.ts), the route table, the
+ * order of checks, the core use case, rendering. A host parses HTTP with its runtime's own server and hands
+ * over a PlainRequest; everything that decides the answer happens here, so the same bytes get the same
+ * answer on every host.
  */
 import { randomUUID } from "node:crypto"
 import { Cause, Effect, Exit, Fiber, type ManagedRuntime, Runtime } from "effect"
-import { notFound, ProductRetired } from "../../core/errors.ts"
+import { HeadersTooLarge, MethodNotAllowed, notFound, ProductRetired } from "../../core/errors.ts"
+import { Http } from "../../core/limits.ts"
 import type { ApiAnswer, ApiRequest } from "../../core/pipeline/request.ts"
+import { carriesBody } from "./body.ts"
+import {
+  allowedOrigin,
+  bodyText,
+  callerAddress,
+  corsAnswerHeaders,
+  corsPreflightHeaders,
+  normalizeMethod,
+  parseTarget,
+  type TrustedProxies,
+} from "./edge.ts"
 import { apiError, fromExit, internalError, type PlainResponse } from "./respond.ts"
 import type { Route } from "./operation.ts"
 import { Router } from "./router.ts"
 
 export interface PlainRequest {
   readonly method: string
-  /** Path and query as received, e.g. `/api/v1/verify/abc?application=x`. */
+  /**
+   * The request target as received: `/api/v1/verify/abc?application=x`, or the absolute form
+   * (`http://host/v1/...`, as a proxy sends it or a web Request's `url` holds it).
+   */
   readonly url: string
+  /** A header by its lower-case name; repeated fields joined with `, ` (as Fetch's `Headers.get` does). */
   readonly headers: (name: string) => string | undefined
-  readonly body: string
-  /** The caller's address; a host may compute it on first read (a getter). */
+  /** The body's bytes as received (decoded here), or its text. */
+  readonly body: string | Uint8Array
+  /**
+   * The address of the socket's peer; a host may compute it on first read (a getter). Never a header's:
+   * `X-Forwarded-For` is read only when the peer is one of the platform's `trustedProxies`.
+   */
   readonly ip: string | undefined
+  /** The header fields' size (each name and value); over `Http.maxHeaderBytes` answers `431 headers_too_large`. */
+  readonly headerBytes?: number
 }
 
 export type { PlainResponse }
@@ -29,6 +53,14 @@ export type { PlainResponse }
  */
 export type Dispatch = (req: PlainRequest) => PlainResponse | Promise<PlainResponse>
 
+/** What the embedder decides about the edge (settings `trustedProxies` and `allowedOrigins`). */
+export interface EdgeOptions {
+  readonly trustedProxies: TrustedProxies
+  readonly allowedOrigins: ReadonlyArray<string>
+}
+
+const noEdgeOptions: EdgeOptions = { trustedProxies: [], allowedOrigins: [] }
+
 const publicRoutes: ReadonlyArray<Route<never>> = [
   { method: "GET", path: "/healthz", handler: () => Effect.succeed({ status: 200, body: { status: "ok" } }) },
   { method: "POST", path: "/v1/messages", handler: () => new ProductRetired({ message: "This product was retired." }) },
@@ -37,26 +69,27 @@ const publicRoutes: ReadonlyArray<Route<never>> = [
 /** `/api/v1/...` is an identical alias of `/v1/...`. */
 const canonicalPath = (path: string) => path === "/api/v1" || path.startsWith("/api/v1/") ? path.slice(4) : path
 
-/** The request a handler sees; the query string is parsed only when a route reads it. */
+/** The request a handler sees; the query string is parsed and the caller's address found only when read. */
 class RequestView implements ApiRequest {
-  readonly method: string
   readonly header: (name: string) => string | undefined
-  readonly body: string
   private parsed: URLSearchParams | undefined = undefined
 
   constructor(
     private readonly plain: PlainRequest,
+    readonly method: string,
     readonly path: string,
     private readonly search: string,
+    readonly body: string | undefined,
     readonly requestId: string,
+    private readonly trustedProxies: TrustedProxies,
   ) {
-    this.method = plain.method
     this.header = plain.headers
-    this.body = plain.body
   }
 
   get ip(): string | undefined {
-    return this.plain.ip
+    return this.trustedProxies.length === 0
+      ? this.plain.ip
+      : callerAddress(this.plain.ip, this.plain.headers("x-forwarded-for"), this.trustedProxies)
   }
 
   get query(): URLSearchParams {
@@ -64,12 +97,29 @@ class RequestView implements ApiRequest {
   }
 }
 
+/** The order the `Allow` header lists methods in. */
+const methodOrder = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+
+const allowHeader = (methods: ReadonlyArray<string>): string => {
+  const all = new Set(methods)
+  if (all.has("GET")) all.add("HEAD")
+  all.add("OPTIONS")
+  return [...all].sort((a, b) => methodOrder.indexOf(a) - methodOrder.indexOf(b)).join(", ")
+}
+
+const withHeaders = (res: PlainResponse, headers: Record<string, string>): PlainResponse => ({
+  ...res,
+  headers: { ...res.headers, ...headers },
+})
+
 export const makeDispatcher = <R, ER>(
   runtime: ManagedRuntime.ManagedRuntime<R, ER>,
   routes: ReadonlyArray<Route<R>>,
+  edge: EdgeOptions = noEdgeOptions,
 ): Dispatch => {
   const router = new Router<Route<R>>()
   for (const r of [...publicRoutes, ...routes]) router.add(r.method, r.path, r as Route<R>)
+  const cors = edge.allowedOrigins.length > 0
   /**
    * Runs a handler synchronously as far as it goes: most checks (and the whole request on the memory
    * store) never suspend, so they skip the promise and scheduler hop. When the fiber does suspend (SQL,
@@ -87,22 +137,73 @@ export const makeDispatcher = <R, ER>(
   const logDefect = (requestId: string, cause: Cause.Cause<unknown>) =>
     console.error(`[${requestId}] internal_error\n${Cause.pretty(cause)}`)
 
+  /** A path some route serves, asked with another method: the methods it allows (OPTIONS answers them). */
+  const otherMethods = (plain: PlainRequest, method: string, path: string, requestId: string): PlainResponse => {
+    const methods = router.methodsAt(path)
+    if (methods.length === 0) return apiError(notFound, requestId)
+    const allow = allowHeader(methods)
+    if (method !== "OPTIONS") {
+      return apiError(
+        new MethodNotAllowed({ message: `${method} is not allowed here; use ${allow}.`, allow }),
+        requestId,
+      )
+    }
+    const origin = cors && plain.headers("access-control-request-method") !== undefined
+      ? allowedOrigin(edge, plain.headers("origin"))
+      : undefined
+    return {
+      status: 204,
+      headers: {
+        "x-request-id": requestId,
+        allow,
+        ...(origin === undefined ? {} : corsPreflightHeaders(origin, allow)),
+      },
+      body: "",
+    }
+  }
+
+  const answer = (plain: PlainRequest, requestId: string): PlainResponse | Promise<PlainResponse> => {
+    if (plain.headerBytes !== undefined && plain.headerBytes > Http.maxHeaderBytes) {
+      return apiError(
+        new HeadersTooLarge({ message: `The header fields are larger than ${Http.maxHeaderBytes} bytes.` }),
+        requestId,
+      )
+    }
+    const method = normalizeMethod(plain.method)
+    const target = parseTarget(plain.url)
+    if (target === undefined) return apiError(notFound, requestId)
+    const path = canonicalPath(target.path)
+    const head = method === "HEAD"
+    const matched = router.match(head ? "GET" : method, path)
+    if (matched === undefined) return otherMethods(plain, method, path, requestId)
+    const route = matched.handler
+    const body = carriesBody(method) ? bodyText(plain.body) : ""
+    const req = new RequestView(plain, method, path, target.search, body, requestId, edge.trustedProxies)
+    const exit = run(route.handler(req, matched.params) as Effect.Effect<ApiAnswer, unknown, R>)
+    const render = (e: Exit.Exit<ApiAnswer, unknown>) => fromExit(e, requestId, logDefect, route.console === true)
+    return exit instanceof Promise
+      ? exit.then(render, (e) => {
+        logDefect(requestId, Cause.die(e))
+        return internalError(requestId)
+      })
+      : render(exit)
+  }
+
+  /** The answer as it goes out: CORS headers for an allowed origin; no body for HEAD, whatever the answer. */
+  const finish = (plain: PlainRequest, res: PlainResponse): PlainResponse => {
+    const headOnly = res.body !== "" && normalizeMethod(plain.method) === "HEAD"
+    if (!cors) return headOnly ? { ...res, body: "" } : res
+    const origin = allowedOrigin(edge, plain.headers("origin"))
+    if (origin === undefined) return headOnly ? { ...res, body: "" } : res
+    const answered = withHeaders(res, corsAnswerHeaders(origin))
+    return headOnly ? { ...answered, body: "" } : answered
+  }
+
   return (plain) => {
     const requestId = randomUUID()
     try {
-      const q = plain.url.indexOf("?")
-      const path = canonicalPath(q === -1 ? plain.url : plain.url.slice(0, q))
-      const matched = router.match(plain.method, path)
-      if (matched === undefined) return apiError(notFound, requestId)
-      const route = matched.handler
-      const req = new RequestView(plain, path, q === -1 ? "" : plain.url.slice(q + 1), requestId)
-      const exit = run(route.handler(req, matched.params) as Effect.Effect<ApiAnswer, unknown, R>)
-      return exit instanceof Promise
-        ? exit.then((e) => fromExit(e, requestId, logDefect, route.console === true), (e) => {
-          logDefect(requestId, Cause.die(e))
-          return internalError(requestId)
-        })
-        : fromExit(exit, requestId, logDefect, route.console === true)
+      const res = answer(plain, requestId)
+      return res instanceof Promise ? res.then((r) => finish(plain, r)) : finish(plain, res)
     } catch (e) {
       logDefect(requestId, Cause.die(e))
       return internalError(requestId)

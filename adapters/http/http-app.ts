@@ -11,23 +11,26 @@ import { Effect, Either, Option } from "effect"
 import { Http } from "../../core/limits.ts"
 import { carriesBody, declaredTooLarge } from "./body.ts"
 import type { Dispatch, PlainResponse } from "./dispatcher.ts"
+import { headerBytes } from "./edge.ts"
 import { bodyTooLarge } from "./respond.ts"
 
 const toResponse = (res: PlainResponse): HttpServerResponse.HttpServerResponse => {
   const { "content-type": contentType, ...headers } = res.headers
-  return HttpServerResponse.text(res.body, { status: res.status, headers, contentType })
+  return res.body === "" && contentType === undefined
+    ? HttpServerResponse.empty({ status: res.status, headers })
+    : HttpServerResponse.text(res.body, { status: res.status, headers, contentType })
 }
 
-const byteLength = (text: string) => new TextEncoder().encode(text).byteLength
-
-/** The body as text, or undefined past `Http.maxBodyBytes` (a declared length over it is not read at all). */
+/** The body's bytes, or undefined past `Http.maxBodyBytes` (a declared length over it is not read at all). */
 const readBody = (request: HttpServerRequest.HttpServerRequest) => {
-  if (!carriesBody(request.method)) return Effect.succeed("")
+  if (!carriesBody(request.method)) return Effect.succeed<Uint8Array | string | undefined>("")
   if (declaredTooLarge(request.headers["content-length"])) return Effect.succeed(undefined)
-  return HttpIncomingMessage.withMaxBodySize(request.text, Option.some(Http.maxBodyBytes)).pipe(
+  return HttpIncomingMessage.withMaxBodySize(request.arrayBuffer, Option.some(Http.maxBodyBytes)).pipe(
     Effect.either,
-    // The size is checked again on the text: not every server behind HttpServerRequest enforces the maximum.
-    Effect.map((read) => Either.isRight(read) && byteLength(read.right) <= Http.maxBodyBytes ? read.right : undefined),
+    // The size is checked again: not every server behind HttpServerRequest enforces the maximum.
+    Effect.map((read) =>
+      Either.isRight(read) && read.right.byteLength <= Http.maxBodyBytes ? new Uint8Array(read.right) : undefined
+    ),
   )
 }
 
@@ -48,6 +51,7 @@ export const makeHttpApp = (dispatch: Dispatch): Effect.Effect<
       get ip() {
         return Option.getOrUndefined(request.remoteAddress)
       },
+      headerBytes: headerBytes(Object.entries(request.headers)),
     })
     return toResponse(answered instanceof Promise ? yield* Effect.promise(() => answered) : answered)
   })

@@ -1,6 +1,7 @@
 /** How each kind of route runs the order of checks before its handler. */
 import { Effect } from "effect"
-import { InvalidJson, Unauthorized } from "../../core/errors.ts"
+import { InvalidJson, InvalidRequest, Unauthorized } from "../../core/errors.ts"
+import { unstorableFields } from "../../core/shared/text.ts"
 import {
   type AccountPrincipal,
   type AuthorizeServices,
@@ -11,7 +12,7 @@ import {
 import { withIdempotency } from "../../core/pipeline/idempotency.ts"
 import { type ApiAnswer, type ApiRequest, type Json, jsonObject } from "../../core/pipeline/request.ts"
 import { Secrets } from "../../ports/secrets.ts"
-import type { IdempotencyRepo } from "../../ports/store/http.ts"
+import type { IdempotencyRepo } from "../../ports/store/idempotency.ts"
 import { PlatformConfig } from "../config.ts"
 import type { Params } from "./router.ts"
 
@@ -25,10 +26,17 @@ export interface Route<R> {
   readonly console?: boolean
 }
 
-/** Step 4's first check: the body is JSON (an empty body reads as `{}`). */
-export const requireJson = (req: ApiRequest): Effect.Effect<Json, InvalidJson> => {
+/**
+ * Step 4's first check: the body is a JSON object (an empty body reads as `{}`) whose strings the stores can
+ * hold (no NUL, no unpaired surrogate: `400 invalid_request` naming each such field).
+ */
+export const requireJson = (req: ApiRequest): Effect.Effect<Json, InvalidJson | InvalidRequest> => {
   const body = jsonObject(req.body)
-  return body === undefined ? Effect.fail(new InvalidJson({})) : Effect.succeed(body)
+  if (body === undefined) return Effect.fail(new InvalidJson({}))
+  const unstorable = unstorableFields(body)
+  return unstorable === undefined ? Effect.succeed(body) : Effect.fail(
+    new InvalidRequest({ message: "Some fields hold characters that cannot be stored.", fields: unstorable }),
+  )
 }
 
 type KeyHandler<R> = (p: KeyPrincipal, req: ApiRequest, params: Params) => Effect.Effect<ApiAnswer, unknown, R>

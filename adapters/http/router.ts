@@ -37,7 +37,19 @@ export class Router<H> {
   }
 
   match(method: string, path: string): { readonly handler: H; readonly params: Params } | undefined {
+    return this.matchParts(method, segmentsOf(path))
+  }
+
+  /** The methods some route serves at `path` (empty: the path is unknown). */
+  methodsAt(path: string): ReadonlyArray<string> {
     const parts = segmentsOf(path)
+    return [...this.table.keys()].filter((method) => this.matchParts(method, parts) !== undefined)
+  }
+
+  private matchParts(
+    method: string,
+    parts: ReadonlyArray<string>,
+  ): { readonly handler: H; readonly params: Params } | undefined {
     const candidates = this.table.get(method)?.[parts.length]
     if (candidates === undefined) return undefined
     outer: for (const c of candidates) {
@@ -51,11 +63,15 @@ export class Router<H> {
           const part = parts[i]
           if (part.indexOf("%") === -1) params[name] = part
           else {
+            let decoded: string
             try {
-              params[name] = decodeURIComponent(part)
+              decoded = decodeURIComponent(part)
             } catch {
               continue outer
             }
+            // A NUL can name nothing (and no store could hold it): the route does not match.
+            if (decoded.includes("\u0000")) continue outer
+            params[name] = decoded
           }
         }
       }

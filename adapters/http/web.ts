@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto"
 import { Http } from "../../core/limits.ts"
 import { carriesBody, declaredTooLarge } from "./body.ts"
 import type { Dispatch, PlainResponse } from "./dispatcher.ts"
+import { headerBytes, stripPrefix } from "./edge.ts"
 import { bodyTooLarge, bodyUnreadable } from "./respond.ts"
 
 export interface WebHandlerOptions {
@@ -19,10 +20,10 @@ const pathAndQuery = (url: string): string => {
   return q === -1 ? "/" : `/${url.slice(q)}`
 }
 
-/** The body as text, or undefined past `Http.maxBodyBytes` (then the rest is not read). */
-const readBody = async (request: Request): Promise<string | undefined> => {
+/** The body's bytes, or undefined past `Http.maxBodyBytes` (then the rest is not read). */
+const readBody = async (request: Request): Promise<Uint8Array | undefined> => {
   if (declaredTooLarge(request.headers.get("content-length"))) return undefined
-  if (request.body === null) return ""
+  if (request.body === null) return new Uint8Array(0)
   const reader = request.body.getReader()
   const chunks: Array<Uint8Array> = []
   let size = 0
@@ -36,33 +37,32 @@ const readBody = async (request: Request): Promise<string | undefined> => {
     }
     chunks.push(value)
   }
-  if (chunks.length === 1) return new TextDecoder().decode(chunks[0])
+  if (chunks.length === 1) return chunks[0]
   const whole = new Uint8Array(size)
   let at = 0
   for (const c of chunks) {
     whole.set(c, at)
     at += c.byteLength
   }
-  return new TextDecoder().decode(whole)
+  return whole
 }
 
-/** The caller's address, or a function that looks it up (called only when needed). */
+/** The address of the socket's peer as the server reports it, or a function that looks it up when needed. */
 export type CallerAddress = string | (() => string | undefined)
 
-const toResponse = (res: PlainResponse) => new Response(res.body, { status: res.status, headers: res.headers })
+/** A web Response; an empty body is none at all (a 204 or an answer to HEAD may not carry one). */
+const toResponse = (res: PlainResponse) =>
+  new Response(res.body === "" ? null : res.body, { status: res.status, headers: res.headers })
 
 /**
- * The handler the Deno and Bun hosts give their servers: a Response at once when the dispatcher answered
- * at once (both servers take a Response or a promise of one), a promise otherwise.
+ * The handler the Deno host gives its server, and `platform.serve`: a Response at once when the dispatcher
+ * answered at once (Deno.serve and Bun.serve take a Response or a promise of one), a promise otherwise.
+ * `ip` is the socket peer's address as the server reports it; without it the caller's address is unknown
+ * (a key with an IP allowlist then answers `403 ip_not_allowed`): a request header never stands in for it.
  */
 export const directWebHandler = (dispatch: Dispatch, options: WebHandlerOptions = {}) => {
   const prefix = options.prefix
-  const unprefix = (url: string) => {
-    if (!prefix || !url.startsWith(prefix)) return url
-    const rest = url.slice(prefix.length)
-    return rest === "" || rest.startsWith("?") ? `/${rest}` : rest.startsWith("/") ? rest : url
-  }
-  const answer = (request: Request, url: string, body: string, ip: CallerAddress | undefined) => {
+  const answer = (request: Request, url: string, body: Uint8Array | string, ip: CallerAddress | undefined) => {
     const res = dispatch({
       method: request.method,
       url,
@@ -70,14 +70,14 @@ export const directWebHandler = (dispatch: Dispatch, options: WebHandlerOptions 
       body,
       // Read only when a key has an IP allowlist.
       get ip() {
-        const given = typeof ip === "function" ? ip() : ip
-        return given ?? request.headers.get("x-forwarded-for")?.split(",")[0]?.trim()
+        return typeof ip === "function" ? ip() : ip
       },
+      headerBytes: headerBytes(request.headers),
     })
     return res instanceof Promise ? res.then(toResponse) : toResponse(res)
   }
   return (request: Request, ip?: CallerAddress): Response | Promise<Response> => {
-    const url = unprefix(pathAndQuery(request.url))
+    const url = stripPrefix(prefix, pathAndQuery(request.url))
     return !carriesBody(request.method) ? answer(request, url, "", ip) : readBody(request).then(
       (body) => body === undefined ? toResponse(bodyTooLarge(randomUUID())) : answer(request, url, body, ip),
       () => toResponse(bodyUnreadable(randomUUID())),
@@ -85,8 +85,8 @@ export const directWebHandler = (dispatch: Dispatch, options: WebHandlerOptions 
   }
 }
 
-/** The embeddable web handler: `(Request) => Promise<Response>`. */
+/** The embeddable web handler: `(Request, ip?) => Promise<Response>`. */
 export const webHandler = (dispatch: Dispatch, options: WebHandlerOptions = {}) => {
   const direct = directWebHandler(dispatch, options)
-  return async (request: Request, ip?: string): Promise<Response> => await direct(request, ip)
+  return async (request: Request, ip?: CallerAddress): Promise<Response> => await direct(request, ip)
 }

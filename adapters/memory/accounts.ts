@@ -1,5 +1,5 @@
 import { Effect, Layer, Option } from "effect"
-import type { Application } from "../../core/accounts/model.ts"
+import type { Account, Application } from "../../core/accounts/model.ts"
 import { AccountsRepo, ApplicationsRepo } from "../../ports/store/accounts.ts"
 import { MemoryDb, setIn, violation } from "./db.ts"
 
@@ -13,6 +13,17 @@ export const AccountsRepoMemory = Layer.effect(
       }),
     get: (id) => db.read((t) => Option.fromNullable(t.accounts.get(id))),
     count: db.read((t) => t.accounts.size),
+    oldest: db.read((t) => {
+      let found: Account | undefined
+      for (const a of t.accounts.values()) {
+        if (
+          found === undefined || a.createdAt < found.createdAt || (a.createdAt === found.createdAt && a.id < found.id)
+        ) {
+          found = a
+        }
+      }
+      return Option.fromNullable(found)
+    }),
   })),
 )
 

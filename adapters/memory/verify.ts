@@ -1,4 +1,5 @@
 import { Effect, Layer, Option } from "effect"
+import type { Millis } from "../../core/shared/brands.ts"
 import type { VerifySend } from "../../core/verify/model.ts"
 import {
   SandboxDestinationsRepo,
@@ -33,6 +34,13 @@ export const VerificationsRepoMemory = Layer.effect(
             .sort((a, b) => a.expiresAt - b.expiresAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
             .slice(0, limit)
         ),
+      earliestPendingExpiry: db.read((t) => {
+        let at: number | undefined
+        for (const v of t.verifications.values()) {
+          if (v.status === "pending" && (at === undefined || v.expiresAt < at)) at = v.expiresAt
+        }
+        return Option.fromNullable(at as Millis | undefined)
+      }),
       countSandboxStarts: (applicationId) =>
         db.read((t) => {
           let n = 0

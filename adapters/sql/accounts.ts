@@ -46,6 +46,10 @@ export const AccountsRepoSql = Layer.effect(
           Effect.orDie,
         ),
       count: sql`SELECT count(*) AS n FROM accounts`.pipe(Effect.map((rows) => num(rows[0].n)), Effect.orDie),
+      oldest: sql`SELECT ${columns} FROM accounts ORDER BY created_at, id LIMIT 1`.pipe(
+        Effect.map((rows) => first(rows, (row) => toAccount(row))),
+        Effect.orDie,
+      ),
     }
   }),
 )

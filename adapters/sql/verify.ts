@@ -1,6 +1,6 @@
 /** Verify's tables: verifications, the sends that count toward caps and spend, settings, proven test numbers. */
-import { Effect, Layer } from "effect"
-import type { AccountId, ApplicationId, SaudiMobile, VerificationId } from "../../core/shared/brands.ts"
+import { Effect, Layer, Option } from "effect"
+import type { AccountId, ApplicationId, Millis, SaudiMobile, VerificationId } from "../../core/shared/brands.ts"
 import type { KeyMode } from "../../core/shared/key-mode.ts"
 import type { Verification, VerificationStatus, VerifySettings } from "../../core/verify/model.ts"
 import {
@@ -65,6 +65,10 @@ export const VerificationsRepoSql = Layer.effect(
           Effect.map((rows) => rows.map(toVerification)),
           Effect.orDie,
         ),
+      earliestPendingExpiry: sql`SELECT min(expires_at) AS at FROM verifications WHERE status = 'pending'`.pipe(
+        Effect.map((rows) => rows[0]?.at == null ? Option.none<Millis>() : Option.some(num(rows[0].at) as Millis)),
+        Effect.orDie,
+      ),
       countSandboxStarts: (applicationId) =>
         sql`SELECT count(*) AS n FROM verifications
           WHERE application_id = ${applicationId} AND mode IN ('test', 'partner_test')`.pipe(

@@ -5,7 +5,7 @@
  */
 import { Effect } from "effect"
 import { WebhookDispatcher, WebhookJob } from "../../core/webhooks/dispatcher.ts"
-import type { Job } from "../jobs.ts"
+import type { Job } from "../../core/shared/job.ts"
 
 export { WebhookJob }
 

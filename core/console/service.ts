@@ -9,7 +9,8 @@ import { Secrets } from "../../ports/secrets.ts"
 import type { Account, Application } from "../accounts/model.ts"
 import { InvalidRequest, notFound } from "../errors.ts"
 import type { Credential } from "../keys/model.ts"
-import type { Json } from "../pipeline/request.ts"
+import { Fields as FieldLimits } from "../limits.ts"
+import type { Json } from "../shared/json.ts"
 import type { AccountId, ApplicationId, KeyId } from "../shared/brands.ts"
 import { isUuid } from "../shared/brands.ts"
 import { FieldReader } from "../shared/fields.ts"
@@ -59,7 +60,7 @@ export class Console extends Effect.Service<Console>()("core/Console", {
 
     const createAccount = Effect.fn("Console.createAccount", untracedStacks)(function* (body: Json) {
       const f = new FieldReader(body)
-      const name = f.string("name", { required: true, max: 200 })
+      const name = f.string("name", { required: true, max: FieldLimits.maxNameLength })
       const sandboxOnly = f.boolean("sandbox_only", false)
       const partner = f.boolean("partner", false)
       yield* failIfRefused(f)
@@ -79,9 +80,9 @@ export class Console extends Effect.Service<Console>()("core/Console", {
       function* (accountId: string, body: Json) {
         const owner = yield* account(accountId)
         const f = new FieldReader(body)
-        const name = f.string("name", { required: true, max: 200 })
+        const name = f.string("name", { required: true, max: FieldLimits.maxNameLength })
         const approved = f.boolean("approved", false)
-        const externalId = f.string("external_id", { max: 200 })
+        const externalId = f.string("external_id", { max: FieldLimits.maxNameLength })
         yield* failIfRefused(f)
         const created: Application = {
           id: (yield* secrets.uuid) as ApplicationId,
@@ -207,7 +208,7 @@ export class Console extends Effect.Service<Console>()("core/Console", {
       function* (applicationId: string, body: Json) {
         const app = yield* application(applicationId)
         const f = new FieldReader(body)
-        const appName = f.string("app_name", { required: true, max: 200 })
+        const appName = f.string("app_name", { required: true, max: FieldLimits.maxNameLength })
         const scopes = decodeScopes(body.scopes)
         if (Either.isLeft(scopes)) f.refuse("scopes", "must be a non-empty array of scopes")
         return yield* issueKey(f, {
@@ -239,7 +240,7 @@ export class Console extends Effect.Service<Console>()("core/Console", {
       if (!isUuid(keyId)) return yield* notFound
       const revoked = yield* credentials.revoke(keyId as KeyId, yield* Clock.currentTimeMillis)
       if (Option.isNone(revoked)) return yield* notFound
-      return { id: revoked.value.id, revoked: true }
+      return { id: revoked.value.id, revoked: true as const }
     })
 
     const putVerifySettings = Effect.fn("Console.putVerifySettings", untracedStacks)(
@@ -271,7 +272,7 @@ export class Console extends Effect.Service<Console>()("core/Console", {
     const creditWallet = Effect.fn("Console.creditWallet", untracedStacks)(function* (accountId: string, body: Json) {
       const owner = yield* account(accountId)
       const f = new FieldReader(body)
-      const amount = f.integer("amount_halalas", { required: true, min: 1, max: 100_000_000_00 })
+      const amount = f.integer("amount_halalas", { required: true, min: 1, max: FieldLimits.maxCreditHalalas })
       yield* failIfRefused(f)
       yield* wallet.add({
         accountId: owner.id,

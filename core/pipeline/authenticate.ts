@@ -21,6 +21,7 @@ import {
 import type { Credential } from "../keys/model.ts"
 import { allowlistAdmits, parseIp, parseIpRange } from "../shared/ip.ts"
 import { isPartnerMode, isSandboxMode, type KeyMode } from "../shared/key-mode.ts"
+import { isStorableText } from "../shared/text.ts"
 import { grants, type Scope } from "../shared/scope.ts"
 import { RateLimit } from "../limits.ts"
 import { tooManyRequests, windowStart } from "./rate-limit.ts"
@@ -223,6 +224,8 @@ export const makeAuthorize: Effect.Effect<Authorize, never, AuthorizeServices> =
       // 2b. A partner key names its client application, then 3.
       const ref = partnerApplicationRef(req)
       if (ref === undefined) return Effect.fail(new ServiceRequired({}))
+      // No application can be named with a NUL or an unpaired surrogate (no store could hold the name).
+      if (!isStorableText(ref)) return Effect.fail(new ServiceNotFound({}))
       return Effect.flatMap(
         applications.findInAccount(account.id, ref),
         (named): Next =>

@@ -5,7 +5,7 @@
  * `idempotency_in_progress`; any non-2xx answer frees the key.
  */
 import { Clock, Effect, Either, Exit } from "effect"
-import { IdempotencyRepo } from "../../ports/store/http.ts"
+import { IdempotencyRepo } from "../../ports/store/idempotency.ts"
 import { Secrets } from "../../ports/secrets.ts"
 import { IdempotencyInProgress, IdempotencyKeyReused, InvalidRequest } from "../errors.ts"
 import { Idempotency } from "../limits.ts"
@@ -41,7 +41,7 @@ export const withIdempotency = <E, R>(
     const repo = yield* IdempotencyRepo
     const now = yield* Clock.currentTimeMillis
     const search = req.query.toString()
-    const fingerprint = `${req.method} ${req.path}${search ? `?${search}` : ""} ${secrets.hash(req.body)}`
+    const fingerprint = `${req.method} ${req.path}${search ? `?${search}` : ""} ${secrets.hash(req.body ?? "")}`
     const claim = yield* repo.claim({ scope, key, fingerprint, now, expiresAt: now + Idempotency.inProgressLeaseMs })
     switch (claim._tag) {
       case "Replay":

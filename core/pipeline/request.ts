@@ -1,5 +1,6 @@
 /** The plain request every host hands to the dispatcher, and the answer it writes back. */
 import type { Millis } from "../shared/brands.ts"
+import type { Json } from "../shared/json.ts"
 
 export interface ApiRequest {
   readonly method: string
@@ -8,9 +9,9 @@ export interface ApiRequest {
   readonly query: URLSearchParams
   /** Lower-case header names. */
   readonly header: (name: string) => string | undefined
-  /** The raw body text ("" when none). */
-  readonly body: string
-  /** The caller's address as the socket reports it. */
+  /** The body as text ("" when none); undefined when its bytes are not UTF-8 (then it is not JSON either). */
+  readonly body: string | undefined
+  /** The caller's address: the socket's peer, or the client behind a trusted proxy. */
   readonly ip: string | undefined
   readonly requestId: string
 }
@@ -46,10 +47,11 @@ export const presentedCredential = (req: ApiRequest): string | undefined => {
   return key === undefined || key.trim() === "" ? undefined : key.trim()
 }
 
-export type Json = Record<string, unknown>
+export type { Json }
 
 /** Parses the body as a JSON object; `undefined` when it is not one. An empty body is `{}`. */
-export const jsonObject = (body: string): Json | undefined => {
+export const jsonObject = (body: string | undefined): Json | undefined => {
+  if (body === undefined) return undefined
   if (body.trim() === "") return {}
   try {
     const v: unknown = JSON.parse(body)

@@ -1,6 +1,7 @@
 /** Small readers of JSON request fields that collect every refused field for `400 invalid_request`. */
 import { InvalidRequest } from "../errors.ts"
-import type { Json } from "../pipeline/request.ts"
+import type { Json } from "./json.ts"
+import { codePointLength } from "./text.ts"
 
 export class FieldReader {
   readonly refused: Record<string, string> = {}
@@ -17,7 +18,9 @@ export class FieldReader {
     if (typeof v !== "string" || (opts.required && v.trim() === "")) {
       return this.refuse(name, "must be a non-empty string")
     }
-    if (opts.max !== undefined && v.length > opts.max) return this.refuse(name, `at most ${opts.max} characters`)
+    if (opts.max !== undefined && codePointLength(v) > opts.max) {
+      return this.refuse(name, `at most ${opts.max} characters`)
+    }
     return v
   }
 

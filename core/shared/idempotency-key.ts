@@ -7,8 +7,9 @@
  * Checks run in order: `empty`, `too_long` (over 128 UTF-16 code units), `not_printable`.
  */
 import { Either, Schema } from "effect"
+import { Idempotency } from "../limits.ts"
 
-export const IDEMPOTENCY_KEY_MAX_LENGTH = 128
+const IDEMPOTENCY_KEY_MAX_LENGTH = Idempotency.maxKeyLength
 
 const printableAscii = /^[\x20-\x7E]*$/
 

@@ -5,7 +5,7 @@ import { Prices, Wallet } from "../limits.ts"
 import type { AccountId } from "../shared/brands.ts"
 import { DAY_MS, isoMillis, riyadhMonthStart } from "../shared/riyadh.ts"
 
-export const walletState = (balance: number) =>
+export const walletState = (balance: number): "out" | "low" | "ok" =>
   balance < Prices.verifySmsHalalas ? "out" : balance < Wallet.lowBalanceAlertHalalas ? "low" : "ok"
 
 export const readWallet = (accountId: AccountId) =>

@@ -6,8 +6,8 @@ import { type EndpointOwner, WebhookEndpointsRepo } from "../../ports/store/webh
 import type { Application } from "../accounts/model.ts"
 import { Console } from "../console/service.ts"
 import { InvalidRequest, notFound } from "../errors.ts"
-import { Lists } from "../limits.ts"
-import type { Json } from "../pipeline/request.ts"
+import { Fields as FieldLimits, Lists } from "../limits.ts"
+import type { Json } from "../shared/json.ts"
 import { isUuid } from "../shared/brands.ts"
 import { FieldReader } from "../shared/fields.ts"
 import { DefaultRehearsalEvent, isKnownEvent, isVerificationEvent } from "./events.ts"
@@ -47,7 +47,7 @@ export class WebhookConsole extends Effect.Service<WebhookConsole>()("core/Webho
       function* (kind: OwnerKind, id: string, body: Json, allowPrivate: boolean) {
         const { owner } = yield* ownerOf(kind, id)
         const f = new FieldReader(body)
-        const url = f.string("url", { required: true, max: 2048 })
+        const url = f.string("url", { required: true, max: FieldLimits.maxUrlLength })
         const problem = url === undefined ? undefined : urlProblem(url, allowPrivate)
         if (problem !== undefined) f.refuse("url", problem)
         const events = kind === "account" ? [...new Set(f.stringArray("events") ?? [])] : []

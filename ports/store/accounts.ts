@@ -6,6 +6,8 @@ export class AccountsRepo extends Context.Tag("ports/AccountsRepo")<AccountsRepo
   readonly insert: (account: Account) => Effect.Effect<void>
   readonly get: (id: AccountId) => Effect.Effect<Option.Option<Account>>
   readonly count: Effect.Effect<number>
+  /** The account made first (on a store the demo seeded, the demo account). */
+  readonly oldest: Effect.Effect<Option.Option<Account>>
 }>() {}
 
 export class ApplicationsRepo extends Context.Tag("ports/ApplicationsRepo")<ApplicationsRepo, {

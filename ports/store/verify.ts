@@ -14,6 +14,8 @@ export class VerificationsRepo extends Context.Tag("ports/VerificationsRepo")<Ve
    * skipping rows another transaction holds (several processes sweep at once).
    */
   readonly lockExpirable: (before: Millis, limit: number) => Effect.Effect<ReadonlyArray<Verification>>
+  /** The earliest `expires_at` of a pending verification (when the sweep next has work). */
+  readonly earliestPendingExpiry: Effect.Effect<Option.Option<Millis>>
   /** Lifetime count of sandbox (test and partner-test) starts of an application. */
   readonly countSandboxStarts: (applicationId: ApplicationId) => Effect.Effect<number>
 }>() {}

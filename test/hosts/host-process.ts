@@ -90,7 +90,8 @@ export const spawnReady = async (
   ready: RegExp,
   timeoutMs = 90_000,
 ): Promise<ReadyProcess> => {
-  const port = await freePort()
+  // PORT=0 in `env`: the host picks a free port and its banner tells which.
+  const chosen = env.PORT === "0" ? 0 : await freePort()
   const child = spawn(command, args, {
     cwd: root,
     env: {
@@ -102,7 +103,7 @@ export const spawnReady = async (
       DENO_NO_UPDATE_CHECK: "1",
       NO_COLOR: "1",
       ...env,
-      PORT: String(port),
+      PORT: String(chosen),
     },
     stdio: ["ignore", "pipe", "pipe"],
   })
@@ -149,6 +150,7 @@ export const spawnReady = async (
     await kill()
     throw new Error(`${(e as Error).message}\n--- output ---\n${out}`)
   }
+  const port = chosen !== 0 ? chosen : Number(/^listening on http:\/\/\S+:(\d+)$/m.exec(out)?.[1])
   return { port, baseUrl: `http://127.0.0.1:${port}`, child, output: () => out, exited, kill, stop }
 }
 
@@ -164,9 +166,10 @@ export interface HostProcess extends ReadyProcess {
 export const startHost = async (
   host: HostName,
   env: Record<string, string>,
-  opts: { timeoutMs?: number; demo?: boolean; built?: boolean } = {},
+  opts: { timeoutMs?: number; demo?: boolean; built?: boolean; args?: ReadonlyArray<string> } = {},
 ): Promise<HostProcess> => {
-  const { command, args } = hostCommand(host, opts)
+  const { command, args: base } = hostCommand(host, opts)
+  const args = [...base, ...(opts.args ?? [])]
   const last = opts.demo === false ? /^console token: \S+$/m : /^demo proven destination \(test key\): \S+$/m
   const p = await spawnReady(host, command, args, env, last, opts.timeoutMs)
   const out = p.output()

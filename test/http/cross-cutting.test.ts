@@ -9,7 +9,7 @@ import { makeDispatcher } from "../../adapters/http/dispatcher.ts"
 import type { Route } from "../../adapters/http/operation.ts"
 import { fromExit } from "../../adapters/http/respond.ts"
 import { NotFound } from "../../core/errors.ts"
-import { close, listen, nodeServer } from "../../hosts/node-server.ts"
+import { close, listen, nodeServer } from "../../adapters/http/node.ts"
 import { phone } from "../support/phone.ts"
 import { setupApplication, useServer } from "../support/server.ts"
 
@@ -36,7 +36,7 @@ describe('"Every response, error or not, unknown route included, carries `X-Requ
       await s.call("GET", "/api/v1/nothing-here"),
     ]
     const statuses = answers.map((a) => a.status)
-    expect(statuses).toEqual([200, 200, 400, 401, 404, 404, 404, 404, 404, 401, 201, 410, 404])
+    expect(statuses).toEqual([200, 200, 400, 401, 404, 404, 404, 405, 404, 401, 201, 410, 404])
     const ids = answers.map((a) => a.headers.get("x-request-id"))
     for (const id of ids) expect(id).toMatch(UUID)
     expect(new Set(ids).size).toBe(ids.length)
@@ -114,14 +114,13 @@ describe('"`/api/v1/...` answers exactly as `/v1/...`"', () => {
 })
 
 describe('"unknown routes (console included) answer `404 { \\"error\\": \\"not_found\\" }` before any other check, and count toward no limit"', () => {
-  it('an unknown route answers exactly {"error":"not_found"} with or without a key, and a known path with an unknown method too', async () => {
+  it('an unknown route answers exactly {"error":"not_found"} with or without a key', async () => {
     const { key } = await setupApplication(s)
     for (
       const [method, path, opts] of [
         ["GET", "/v1/unknown", {}],
         ["POST", "/v1/verify", { key }],
         ["GET", "/v1/verify/start", { key }],
-        ["PUT", "/v1/verify/check", { key, rawBody: "{" }],
         ["POST", "/v1/verify/start/extra", { key: "svc_live_nobody" }],
         ["GET", "/v1/verify/a/b/c", { key }],
       ] as Array<[string, string, { key?: string; rawBody?: string }]>
@@ -130,6 +129,29 @@ describe('"unknown routes (console included) answer `404 { \\"error\\": \\"not_f
       expect(res.status, `${method} ${path}`).toBe(404)
       expect(res.body).toEqual({ error: "not_found" })
       expect(res.headers.get("content-type")).toContain("application/json")
+    }
+  })
+
+  it("a known path asked with a method it does not serve answers 405 method_not_allowed with Allow, before any check", async () => {
+    const { key } = await setupApplication(s)
+    for (
+      const [method, path, allow] of [
+        ["PUT", "/v1/verify/check", "GET, HEAD, POST, OPTIONS"],
+        ["DELETE", "/v1/verify/start", "GET, HEAD, POST, OPTIONS"],
+        ["PATCH", `/api/v1/verify/${crypto.randomUUID()}/resend`, "POST, OPTIONS"],
+        ["POST", "/healthz", "GET, HEAD, OPTIONS"],
+      ] as Array<[string, string, string]>
+    ) {
+      for (const opts of [{}, { key }, { key: "svc_live_nobody", rawBody: "{" }]) {
+        const res = await s.call(method, path, opts)
+        expect(res.status, `${method} ${path}`).toBe(405)
+        expect(res.headers.get("allow")).toBe(allow)
+        expect(res.body).toEqual({
+          error: "method_not_allowed",
+          message: `${method} is not allowed here; use ${allow}.`,
+        })
+        expect(res.headers.get("x-request-id")).toMatch(UUID)
+      }
     }
   })
 

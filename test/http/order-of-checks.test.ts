@@ -5,7 +5,7 @@
  * rate-limit windows and caps never leak between tests.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { nodeServer } from "../../hosts/node-server.ts"
+import { nodeServer } from "../../adapters/http/node.ts"
 import { phone } from "../support/phone.ts"
 import { setupApplication, useServer } from "../support/server.ts"
 

@@ -18,6 +18,20 @@ export const accountsContract = (it: It) => {
       assert.isTrue(isDefect(yield* Effect.exit(accounts.insert(a))))
     }))
 
+  it.effect("accounts: oldest is the account made first (ties by id), none on an empty store", () =>
+    Effect.gen(function* () {
+      const accounts = yield* AccountsRepo
+      const before = yield* accounts.oldest
+      if ((yield* accounts.count) === 0) assert.isTrue(Option.isNone(before))
+      const early = account({ createdAt: 1_000 })
+      const tie = account({ createdAt: 1_000 })
+      yield* accounts.insert(account({ createdAt: 2_000 }))
+      yield* accounts.insert(tie)
+      yield* accounts.insert(early)
+      const first = early.id < tie.id ? early : tie
+      assert.deepStrictEqual(yield* accounts.oldest, Option.some(first))
+    }))
+
   it.effect("applications: insert, get, getForUpdate, update (created_at kept)", () =>
     Effect.gen(function* () {
       const apps = yield* ApplicationsRepo

@@ -1,5 +1,6 @@
 import { assert } from "@effect/vitest"
 import { Effect } from "effect"
+import type { IdempotencyKey } from "../../core/shared/idempotency-key.ts"
 import { CredentialsRepo, IdempotencyRepo, type IdempotencyRequest, RateLimitRepo } from "../../ports/store/mod.ts"
 import { type It, uuid } from "./fixtures.ts"
 
@@ -38,7 +39,7 @@ export const httpContract = (it: It) => {
 
   const request = (over: Partial<IdempotencyRequest> = {}): IdempotencyRequest => ({
     scope: `scope-${uuid()}`,
-    key: "key-1",
+    key: "key-1" as IdempotencyKey,
     fingerprint: "POST /v1/verify hash-a",
     now: 1_000,
     expiresAt: 1_000 + 86_400_000,
@@ -57,7 +58,7 @@ export const httpContract = (it: It) => {
       yield* idem.complete(r.scope, r.key, { status: 201, body: '{"id":1}' }, r.expiresAt)
       assert.deepStrictEqual(yield* idem.claim(r), { _tag: "Replay", answer: { status: 201, body: '{"id":1}' } })
       assert.deepStrictEqual(yield* idem.claim({ ...r, fingerprint: "other" }), { _tag: "Reused" })
-      const second = { ...r, key: "key-2" }
+      const second = { ...r, key: "key-2" as IdempotencyKey }
       assert.deepStrictEqual(yield* idem.claim(second), { _tag: "Claimed" })
       yield* idem.release(second.scope, second.key)
       assert.deepStrictEqual(yield* idem.claim({ ...second, fingerprint: "another" }), { _tag: "Claimed" })

@@ -5,7 +5,7 @@
 import { Effect } from "effect"
 import { type Settings, settingsFromEnv } from "../../adapters/config.ts"
 import { makePlatform, type Platform, type PlatformOptions } from "../../adapters/platform.ts"
-import { close, listen, nodeServer } from "../../hosts/node-server.ts"
+import { close, listen, nodeServer } from "../../adapters/http/node.ts"
 import { type Call, type ConsoleCall, consoleCaller, jsonCall } from "./net.ts"
 import { forSuite } from "./suite.ts"
 

@@ -1,18 +1,7 @@
-import { Effect, Layer } from "effect"
-import { type IdempotencyClaim, IdempotencyRepo, RateLimitRepo } from "../../ports/store/http.ts"
+import { Effect, Layer, Option } from "effect"
+import type { Millis } from "../../core/shared/brands.ts"
+import { type IdempotencyClaim, IdempotencyRepo } from "../../ports/store/idempotency.ts"
 import { deleteIn, MemoryDb, setIn } from "./db.ts"
-
-export const RateLimitRepoMemory = Layer.effect(
-  RateLimitRepo,
-  Effect.map(MemoryDb, (db) => ({
-    prune: (before) =>
-      db.write((t, record) => {
-        for (const start of [...t.rateWindows.keys()]) {
-          if (start < before) deleteIn(t.rateWindows, start, record)
-        }
-      }),
-  })),
-)
 
 const idempotencyKey = (scope: string, key: string) => `${scope}\u0000${key}`
 const claimed: IdempotencyClaim = { _tag: "Claimed" }
@@ -61,5 +50,10 @@ export const IdempotencyRepoMemory = Layer.effect(
           if (value.expiresAt <= before) deleteIn(t.idempotency, key, record)
         }
       }),
+    earliestExpiry: db.read((t) => {
+      let at: number | undefined
+      for (const value of t.idempotency.values()) if (at === undefined || value.expiresAt < at) at = value.expiresAt
+      return Option.fromNullable(at as Millis | undefined)
+    }),
   })),
 )

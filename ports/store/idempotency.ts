@@ -1,11 +1,6 @@
-import { Context, type Effect } from "effect"
+import { Context, type Effect, type Option } from "effect"
 import type { Millis } from "../../core/shared/brands.ts"
-
-/** Rate-limit windows: counted by `CredentialsRepo.present`, pruned here. */
-export class RateLimitRepo extends Context.Tag("ports/RateLimitRepo")<RateLimitRepo, {
-  /** Drops windows that ended before `before`. */
-  readonly prune: (before: Millis) => Effect.Effect<void>
-}>() {}
+import type { IdempotencyKey } from "../../core/shared/idempotency-key.ts"
 
 export interface StoredAnswer {
   readonly status: number
@@ -19,21 +14,30 @@ export type IdempotencyClaim =
   | { readonly _tag: "Reused" }
 
 export interface IdempotencyRequest {
-  /** The presented credential's hash: keys are scoped to it. */
+  /** The presented credential's id: keys are scoped to it. */
   readonly scope: string
-  readonly key: string
-  /** method + path + hash of the body bytes. */
+  readonly key: IdempotencyKey
+  /** Method, canonical path, query and a hash of the body bytes. */
   readonly fingerprint: string
   readonly now: Millis
   readonly expiresAt: Millis
 }
 
+/** Idempotency records (DECISIONS 4), kept `Idempotency.ttlMs` after their answer. */
 export class IdempotencyRepo extends Context.Tag("ports/IdempotencyRepo")<IdempotencyRepo, {
   /** Atomically claims the key, or tells why not. An expired record counts as absent. */
   readonly claim: (request: IdempotencyRequest) => Effect.Effect<IdempotencyClaim>
   /** Stores the 2xx answer, kept until `expiresAt`. */
-  readonly complete: (scope: string, key: string, answer: StoredAnswer, expiresAt: Millis) => Effect.Effect<void>
+  readonly complete: (
+    scope: string,
+    key: IdempotencyKey,
+    answer: StoredAnswer,
+    expiresAt: Millis,
+  ) => Effect.Effect<void>
   /** Frees the key (any non-2xx answer). */
-  readonly release: (scope: string, key: string) => Effect.Effect<void>
+  readonly release: (scope: string, key: IdempotencyKey) => Effect.Effect<void>
+  /** Drops records that expired at or before `before`. */
   readonly prune: (before: Millis) => Effect.Effect<void>
+  /** The earliest expiry of a record kept (when retention next has work). */
+  readonly earliestExpiry: Effect.Effect<Option.Option<Millis>>
 }>() {}

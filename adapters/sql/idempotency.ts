@@ -1,22 +1,8 @@
-/** What the HTTP edge keeps in the store: rate-limit windows and idempotency records. */
+/** Idempotency records (DECISIONS 4). */
 import { Effect, Layer, Option } from "effect"
-import {
-  type IdempotencyClaim,
-  IdempotencyRepo,
-  type IdempotencyRequest,
-  RateLimitRepo,
-} from "../../ports/store/http.ts"
+import type { Millis } from "../../core/shared/brands.ts"
+import { type IdempotencyClaim, IdempotencyRepo, type IdempotencyRequest } from "../../ports/store/idempotency.ts"
 import { client, num } from "./rows.ts"
-
-export const RateLimitRepoSql = Layer.effect(
-  RateLimitRepo,
-  Effect.gen(function* () {
-    const sql = yield* client
-    return {
-      prune: (before) => sql`DELETE FROM rate_windows WHERE window_start < ${before}`.pipe(Effect.asVoid, Effect.orDie),
-    }
-  }),
-)
 
 const claimed: IdempotencyClaim = { _tag: "Claimed" }
 
@@ -70,6 +56,10 @@ export const IdempotencyRepoSql = Layer.effect(
       release: (scope, key) =>
         sql`DELETE FROM idempotency WHERE scope = ${scope} AND key = ${key}`.pipe(Effect.asVoid, Effect.orDie),
       prune: (before) => sql`DELETE FROM idempotency WHERE expires_at <= ${before}`.pipe(Effect.asVoid, Effect.orDie),
+      earliestExpiry: sql`SELECT min(expires_at) AS at FROM idempotency`.pipe(
+        Effect.map((rows) => rows[0]?.at == null ? Option.none<Millis>() : Option.some(num(rows[0].at) as Millis)),
+        Effect.orDie,
+      ),
     }
   }),
 )

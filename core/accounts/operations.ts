@@ -1,0 +1,61 @@
+/** The account API's operations (account tokens, `{ data }` answers); more join with the Account API issue. */
+import { Effect, Either, Option, Schema } from "effect"
+import { ApplicationsRepo } from "../../ports/store/accounts.ts"
+import { WalletRepo } from "../../ports/store/wallet.ts"
+import { ApplicationOutput, WalletOutput } from "../console/operations.ts"
+import { applicationJson } from "../console/render.ts"
+import { NotFound, notFound } from "../errors.ts"
+import { type AnyOperation, operation } from "../pipeline/operation.ts"
+import { type ApplicationId, isUuid } from "../shared/brands.ts"
+import { readWallet } from "../wallet/read.ts"
+import { unpauseApplication } from "./unpause.ts"
+
+const account = { _tag: "Account" } as const
+const done = { status: 200, envelope: "data" } as const
+
+export const accountOperations = [
+  operation({
+    name: "applications.unpause",
+    summary: "Lifts the pause the protection guard set (`paused`); codes go out again. Answers the application.",
+    method: "POST",
+    path: "/v1/applications/{application}/unpause",
+    caller: account,
+    answer: done,
+    parameters: [{
+      name: "application",
+      in: "path",
+      description: "An application of the token's account",
+      schema: Schema.UUID,
+      required: true,
+    }],
+    body: Schema.Struct({}),
+    decode: ({ params }) => Either.right(params.application),
+    output: ApplicationOutput,
+    errors: [NotFound],
+    idempotent: true,
+    service: ApplicationsRepo,
+    run: (apps, p, id: string) =>
+      Effect.gen(function* () {
+        // An application of another account is `not_found`, as one that does not exist.
+        const found = isUuid(id) ? yield* apps.get(id as ApplicationId) : Option.none()
+        if (Option.isNone(found) || found.value.accountId !== p.account.id) return yield* notFound
+        return applicationJson(yield* unpauseApplication(found.value.id))
+      }),
+  }),
+  operation({
+    name: "wallet.show",
+    summary: "The wallet read: balance and state, codes left, the month's spend and projection.",
+    method: "GET",
+    path: "/v1/account/wallet",
+    caller: account,
+    answer: done,
+    parameters: [],
+    body: undefined,
+    decode: () => Either.right(undefined),
+    output: WalletOutput,
+    errors: [],
+    idempotent: false,
+    service: WalletRepo,
+    run: (_wallet, p) => readWallet(p.account.id),
+  }),
+] as const satisfies ReadonlyArray<AnyOperation>

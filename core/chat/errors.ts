@@ -1,0 +1,23 @@
+/** The error codes of the catalogue: Chat (auto-attendant, team). */
+import { Schema } from "effect"
+import { ApiErrorClass, Message } from "../shared/api-error.ts"
+
+export class AttendantNoDraft extends ApiErrorClass<AttendantNoDraft>()("attendant_no_draft", {}, { status: 409 }) {}
+export class AttendantNotReady
+  extends ApiErrorClass<AttendantNotReady>()("attendant_not_ready", { problems: Schema.Array(Schema.Unknown) }, {
+    status: 422,
+  }) {}
+export class NoEmail extends ApiErrorClass<NoEmail>()("no_email", Message, { status: 409 }) {}
+export class InviteWait extends ApiErrorClass<InviteWait>()("invite_wait", Message, { status: 429 }) {}
+export class SelfEdit extends ApiErrorClass<SelfEdit>()("self_edit", Message, { status: 403 }) {}
+export class AboveOwnRole extends ApiErrorClass<AboveOwnRole>()("above_own_role", Message, { status: 403 }) {}
+
+/** Every code of this part of the catalogue (core/errors.ts merges them). */
+export const chatErrors = [
+  AttendantNoDraft,
+  AttendantNotReady,
+  NoEmail,
+  InviteWait,
+  SelfEdit,
+  AboveOwnRole,
+] as const

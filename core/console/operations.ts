@@ -1,0 +1,280 @@
+/**
+ * The console's account and key operations (DECISIONS 2), each declared once. The console checks its own
+ * fields (with console messages); the body Schemas here document them.
+ */
+import { Either, Schema } from "effect"
+import { NotFound } from "../errors.ts"
+import { Fields as FieldLimits } from "../limits.ts"
+import { type AnyOperation, operation, type Parameter, type RawInput } from "../pipeline/operation.ts"
+import { Access, Scope } from "../shared/scope.ts"
+import { Console } from "./service.ts"
+
+const console = { _tag: "Console" } as const
+const created = { status: 201, envelope: "data" } as const
+const done = { status: 200, envelope: "data" } as const
+
+const pathParameter = (name: string, description: string): Parameter => ({
+  name,
+  in: "path",
+  description,
+  schema: Schema.UUID,
+  required: true,
+})
+const accountParameter = pathParameter("account", "The account id")
+const applicationParameter = pathParameter("application", "The application id")
+
+const Name = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(FieldLimits.maxNameLength))
+
+export const AccountOutput = Schema.Struct({
+  id: Schema.UUID,
+  name: Schema.String,
+  sandbox_only: Schema.Boolean,
+  partner: Schema.Boolean,
+}).annotations({ identifier: "ConsoleAccount" })
+
+export const ApplicationOutput = Schema.Struct({
+  id: Schema.UUID,
+  account_id: Schema.UUID,
+  name: Schema.String,
+  status: Schema.Literal("pending", "active", "rejected", "suspended", "disabled", "archived"),
+  external_id: Schema.NullOr(Schema.String),
+  paused: Schema.Boolean,
+}).annotations({ identifier: "Application" })
+
+const KeyLimits = {
+  expires_at: Schema.optional(Schema.NullOr(Schema.String)).annotations({ description: "ISO 8601 date-time" }),
+  ip_allowlist: Schema.optional(Schema.Array(Schema.String)).annotations({
+    description: "Exact IPv4 or IPv6 addresses and CIDR ranges; empty: every address",
+  }),
+}
+
+export const NewKeyOutput = Schema.Struct({
+  id: Schema.UUID,
+  key: Schema.String.annotations({ description: "Shown only here, once" }),
+  mode: Schema.NullOr(Schema.Literal("live", "test", "partner", "partner_test")),
+  access: Access,
+  expires_at: Schema.NullOr(Schema.String),
+  ip_allowlist: Schema.Array(Schema.String),
+  app_name: Schema.optional(Schema.String),
+}).annotations({ identifier: "NewKey" })
+
+const GuardSettings = Schema.Struct({
+  enabled: Schema.Boolean,
+  min_sends: Schema.Int,
+  min_verified_percent: Schema.Number,
+})
+
+export const VerifySettingsOutput = Schema.Struct({
+  code_length: Schema.Int,
+  code_lifetime_minutes: Schema.Int,
+  max_attempts: Schema.Int,
+  hourly_cap_per_destination: Schema.Int,
+  max_per_ip_per_hour: Schema.Int,
+  daily_spend_cap_halalas: Schema.NullOr(Schema.Int),
+  guard: GuardSettings,
+}).annotations({ identifier: "VerifySettings" })
+
+export const WalletOutput = Schema.Struct({
+  balance_halalas: Schema.Int,
+  state: Schema.Literal("ok", "low", "out"),
+  codes_left: Schema.Int,
+  month_spend_halalas: Schema.Int,
+  month_projection_halalas: Schema.Int,
+  days_left: Schema.NullOr(Schema.Int),
+  low_balance_alert_halalas: Schema.Int,
+  auto_topup: Schema.Struct({ enabled: Schema.Boolean }),
+  card: Schema.NullOr(Schema.Struct({ brand: Schema.String, last4: Schema.String })),
+  month_by_product: Schema.Record({ key: Schema.String, value: Schema.Int }),
+  last_topup: Schema.NullOr(Schema.Struct({ amount_halalas: Schema.Int, at: Schema.String })),
+}).annotations({ identifier: "Wallet" })
+
+/** The console reads its own fields from the raw request. */
+const raw = (r: RawInput) => Either.right(r)
+const body = (r: RawInput) => r.body ?? {}
+
+export const consoleOperations = [
+  operation({
+    name: "console.accounts.create",
+    summary: "Creates an account.",
+    method: "POST",
+    path: "/console/v1/accounts",
+    caller: console,
+    answer: created,
+    parameters: [],
+    body: Schema.Struct({
+      name: Name,
+      sandbox_only: Schema.optional(Schema.Boolean),
+      partner: Schema.optional(Schema.Boolean),
+    }),
+    decode: raw,
+    output: AccountOutput,
+    errors: [],
+    idempotent: false,
+    service: Console,
+    run: (c, _, r) => c.createAccount(body(r)),
+  }),
+  operation({
+    name: "console.applications.create",
+    summary: "Creates an application of an account (`pending`, or `active` when `approved`).",
+    method: "POST",
+    path: "/console/v1/accounts/{account}/applications",
+    caller: console,
+    answer: created,
+    parameters: [accountParameter],
+    body: Schema.Struct({
+      name: Name,
+      approved: Schema.optional(Schema.Boolean),
+      external_id: Schema.optional(Name),
+    }),
+    decode: raw,
+    output: ApplicationOutput,
+    errors: [NotFound],
+    idempotent: false,
+    service: Console,
+    run: (c, _, r) => c.createApplication(r.params.account, body(r)),
+  }),
+  operation({
+    name: "console.applications.approve",
+    summary: "Approves an application: live keys work from now on.",
+    method: "POST",
+    path: "/console/v1/applications/{application}/approve",
+    caller: console,
+    answer: done,
+    parameters: [applicationParameter],
+    body: undefined,
+    decode: raw,
+    output: ApplicationOutput,
+    errors: [NotFound],
+    idempotent: false,
+    service: Console,
+    run: (c, _, r) => c.approve(r.params.application),
+  }),
+  operation({
+    name: "console.keys.create",
+    summary: "Issues a live or test key of an application; the key is shown only in this answer.",
+    method: "POST",
+    path: "/console/v1/applications/{application}/keys",
+    caller: console,
+    answer: created,
+    parameters: [applicationParameter],
+    body: Schema.Struct({ mode: Schema.Literal("live", "test"), access: Schema.optional(Access), ...KeyLimits }),
+    decode: raw,
+    output: NewKeyOutput,
+    errors: [NotFound],
+    idempotent: false,
+    service: Console,
+    run: (c, _, r) => c.createKey(r.params.application, body(r)),
+  }),
+  operation({
+    name: "console.partner_keys.create",
+    summary: "Issues a partner or partner-test key of an account (always full access).",
+    method: "POST",
+    path: "/console/v1/accounts/{account}/keys",
+    caller: console,
+    answer: created,
+    parameters: [accountParameter],
+    body: Schema.Struct({ mode: Schema.Literal("partner", "partner_test"), ...KeyLimits }),
+    decode: raw,
+    output: NewKeyOutput,
+    errors: [NotFound],
+    idempotent: false,
+    service: Console,
+    run: (c, _, r) => c.createPartnerKey(r.params.account, body(r)),
+  }),
+  operation({
+    name: "console.connected_app_keys.create",
+    summary: "Issues a connected app's live key, which may hold the connected-app scopes.",
+    method: "POST",
+    path: "/console/v1/applications/{application}/connected-app-keys",
+    caller: console,
+    answer: created,
+    parameters: [applicationParameter],
+    body: Schema.Struct({ app_name: Name, scopes: Schema.NonEmptyArray(Scope) }),
+    decode: raw,
+    output: NewKeyOutput,
+    errors: [NotFound],
+    idempotent: false,
+    service: Console,
+    run: (c, _, r) => c.createConnectedAppKey(r.params.application, body(r)),
+  }),
+  operation({
+    name: "console.account_tokens.create",
+    summary: "Issues an account token (`svc_acct_`), shown only in this answer.",
+    method: "POST",
+    path: "/console/v1/accounts/{account}/account-tokens",
+    caller: console,
+    answer: created,
+    parameters: [accountParameter],
+    body: undefined,
+    decode: raw,
+    output: Schema.Struct({ id: Schema.UUID, token: Schema.String }),
+    errors: [NotFound],
+    idempotent: false,
+    service: Console,
+    run: (c, _, r) => c.createAccountToken(r.params.account),
+  }),
+  operation({
+    name: "console.keys.revoke",
+    summary: "Revokes a key or token: it answers 401 from now on.",
+    method: "DELETE",
+    path: "/console/v1/keys/{key}",
+    caller: console,
+    answer: done,
+    parameters: [pathParameter("key", "The key id")],
+    body: undefined,
+    decode: raw,
+    output: Schema.Struct({ id: Schema.UUID, revoked: Schema.Literal(true) }),
+    errors: [NotFound],
+    idempotent: false,
+    service: Console,
+    run: (c, _, r) => c.revokeKey(r.params.key),
+  }),
+  operation({
+    name: "console.verify_settings.put",
+    summary: "Sets an application's Verify settings; answers the whole settings.",
+    method: "PUT",
+    path: "/console/v1/applications/{application}/verify-settings",
+    caller: console,
+    answer: done,
+    parameters: [applicationParameter],
+    body: Schema.partial(VerifySettingsOutput),
+    decode: raw,
+    output: VerifySettingsOutput,
+    errors: [NotFound],
+    idempotent: false,
+    service: Console,
+    run: (c, _, r) => c.putVerifySettings(r.params.application, body(r)),
+  }),
+  operation({
+    name: "console.sandbox_destinations.add",
+    summary: "Adds a destination to the account's proven list (what test keys may send to).",
+    method: "POST",
+    path: "/console/v1/accounts/{account}/sandbox-destinations",
+    caller: console,
+    answer: created,
+    parameters: [accountParameter],
+    body: Schema.Struct({ to: Schema.String }),
+    decode: raw,
+    output: Schema.Struct({ to: Schema.String }),
+    errors: [NotFound],
+    idempotent: false,
+    service: Console,
+    run: (c, _, r) => c.addSandboxDestination(r.params.account, body(r)),
+  }),
+  operation({
+    name: "console.wallet.credit",
+    summary: "Credits an account's wallet; answers the wallet read of the account API.",
+    method: "POST",
+    path: "/console/v1/accounts/{account}/wallet/credit",
+    caller: console,
+    answer: done,
+    parameters: [accountParameter],
+    body: Schema.Struct({ amount_halalas: Schema.Int.pipe(Schema.between(1, FieldLimits.maxCreditHalalas)) }),
+    decode: raw,
+    output: WalletOutput,
+    errors: [NotFound],
+    idempotent: false,
+    service: Console,
+    run: (c, _, r) => c.creditWallet(r.params.account, body(r)),
+  }),
+] as const satisfies ReadonlyArray<AnyOperation>

@@ -1,0 +1,41 @@
+/** The error codes of the catalogue: Notifications (chat-app messages and templates). */
+import { Schema } from "effect"
+import { ApiErrorClass, Fields, Message } from "../shared/api-error.ts"
+
+export class LiveKeyRequired extends ApiErrorClass<LiveKeyRequired>()("live_key_required", {}, { status: 403 }) {}
+export class WhatsappNotEnabled
+  extends ApiErrorClass<WhatsappNotEnabled>()("whatsapp_not_enabled", {}, { status: 403 }) {}
+export class NoWhatsappNumber extends ApiErrorClass<NoWhatsappNumber>()("no_whatsapp_number", {}, { status: 409 }) {}
+export class NumberDisconnected
+  extends ApiErrorClass<NumberDisconnected>()("number_disconnected", {}, { status: 409 }) {}
+export class UnknownTemplate extends ApiErrorClass<UnknownTemplate>()("unknown_template", {}, { status: 422 }) {}
+export class TemplateNotApproved
+  extends ApiErrorClass<TemplateNotApproved>()("template_not_approved", { message: Schema.String }, { status: 422 }) {}
+export class TemplateCategoryNotAllowed
+  extends ApiErrorClass<TemplateCategoryNotAllowed>()("template_category_not_allowed", Message, { status: 422 }) {}
+export class UnsupportedTemplate
+  extends ApiErrorClass<UnsupportedTemplate>()("unsupported_template", Message, { status: 422 }) {}
+export class InvalidParams
+  extends ApiErrorClass<InvalidParams>()("invalid_params", { ...Message, fields: Schema.optional(Fields) }, {
+    status: 422,
+  }) {}
+export class ConsentOptedOut extends ApiErrorClass<ConsentOptedOut>()("consent_opted_out", {}, { status: 422 }) {}
+export class TemplatesUnavailable
+  extends ApiErrorClass<TemplatesUnavailable>()("templates_unavailable", Message, { status: 503 }) {}
+export class SuggestionsBusy extends ApiErrorClass<SuggestionsBusy>()("suggestions_busy", Message, { status: 409 }) {}
+
+/** Every code of this part of the catalogue (core/errors.ts merges them). */
+export const notificationsErrors = [
+  LiveKeyRequired,
+  WhatsappNotEnabled,
+  NoWhatsappNumber,
+  NumberDisconnected,
+  UnknownTemplate,
+  TemplateNotApproved,
+  TemplateCategoryNotAllowed,
+  UnsupportedTemplate,
+  InvalidParams,
+  ConsentOptedOut,
+  TemplatesUnavailable,
+  SuggestionsBusy,
+] as const

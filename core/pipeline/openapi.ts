@@ -1,0 +1,168 @@
+/**
+ * The OpenAPI 3.1 document, derived from the operation declarations and the error catalogue (never written
+ * by hand): each operation's parameters, body and output Schemas as JSON Schema (Effect's JSONSchema), its
+ * answers by status with the body of every code it may answer.
+ */
+import { JSONSchema, Schema } from "effect"
+import type { ErrorCode } from "../errors.ts"
+import type { CatalogueEntry } from "../shared/api-error.ts"
+import {
+  AccountNotActive,
+  IdempotencyInProgress,
+  IdempotencyKeyReused,
+  InsufficientScope,
+  InternalError,
+  InvalidJson,
+  InvalidRequest,
+  IpNotAllowed,
+  KeyExpired,
+  ServiceNotFound,
+  ServiceRequired,
+  TooManyRequests,
+  Unauthorized,
+} from "./errors.ts"
+import type { AnyOperation, ErrorClass } from "./operation.ts"
+
+/** The API version label of the spec (Section 9). */
+export const apiVersion = "2026-09"
+
+/** What every key-authenticated operation may answer, from the order of checks. */
+const keyChecks: ReadonlyArray<ErrorClass> = [
+  TooManyRequests,
+  Unauthorized,
+  KeyExpired,
+  IpNotAllowed,
+  InsufficientScope,
+  ServiceRequired,
+  ServiceNotFound,
+  AccountNotActive,
+  InvalidJson,
+  InvalidRequest,
+  InternalError,
+]
+const idempotencyChecks: ReadonlyArray<ErrorClass> = [IdempotencyInProgress, IdempotencyKeyReused]
+
+const entryOf = (c: ErrorClass) => c as unknown as CatalogueEntry
+
+/** The wire body of one code: `{ error: code, ...its body fields }`. */
+const errorBodySchema = (c: ErrorClass): Schema.Schema<any, any> => {
+  const entry = entryOf(c)
+  const fields: Record<string, Schema.Struct.Field> = { error: Schema.Literal(entry._tag) }
+  for (const [name, field] of Object.entries(entry.fields)) {
+    if (name !== "_tag" && !(name in entry.headerFields)) fields[name] = field as Schema.Struct.Field
+  }
+  return Schema.Struct(fields).annotations({ identifier: `Error_${entry._tag}` }) as unknown as Schema.Schema<any, any>
+}
+
+const headerNames: Partial<Record<ErrorCode, ReadonlyArray<string>>> = {
+  too_many_requests: ["Retry-After"],
+  insufficient_scope: ["WWW-Authenticate"],
+}
+
+/**
+ * Effect marks `unknown` and `any` as `$id: "/schemas/unknown"` wherever they occur; an id may be defined
+ * once in a document, so those marks (which add nothing) are dropped.
+ */
+const withoutIds = <A>(value: A): A => {
+  if (Array.isArray(value)) return value.map(withoutIds) as A
+  if (typeof value !== "object" || value === null) return value
+  const out: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(value)) {
+    if (k === "$id" && typeof v === "string" && v.startsWith("/schemas/")) continue
+    out[k] = withoutIds(v)
+  }
+  return out as A
+}
+
+export interface OpenApiDocument {
+  readonly openapi: "3.1.0"
+  readonly info: Record<string, unknown>
+  readonly paths: Record<string, Record<string, unknown>>
+  readonly components: Record<string, unknown>
+}
+
+/** The document for `operations`, with `/api/v1` noted as an alias of every `/v1` path. */
+export const openApiDocument = (operations: ReadonlyArray<AnyOperation>): OpenApiDocument => {
+  const definitions: Record<string, JSONSchema.JsonSchema7> = {}
+  const jsonSchema = (schema: Schema.Schema<any, any>) =>
+    withoutIds(JSONSchema.fromAST(schema.ast, {
+      definitions,
+      definitionPath: "#/components/schemas/",
+      target: "openApi3.1",
+      // Unknown body fields are ignored, not refused.
+      additionalPropertiesStrategy: "allow",
+    }))
+  const requestId = { description: "Every answer carries one; quote it to support.", schema: { type: "string" } }
+  const paths: Record<string, Record<string, unknown>> = {}
+  for (const op of operations) {
+    const codes = [...keyChecks, ...(op.idempotent ? idempotencyChecks : []), ...op.errors]
+    const byStatus = new Map<number, Array<ErrorClass>>()
+    for (const c of codes) {
+      const list = byStatus.get(entryOf(c).status) ?? []
+      if (!list.includes(c)) list.push(c)
+      byStatus.set(entryOf(c).status, list)
+    }
+    const responses: Record<string, unknown> = {
+      "200": {
+        description: "OK",
+        headers: { "X-Request-Id": requestId },
+        content: { "application/json": { schema: jsonSchema(op.output) } },
+      },
+    }
+    for (const [status, classes] of [...byStatus].sort(([a], [b]) => a - b)) {
+      const schemas = classes.map((c) => jsonSchema(errorBodySchema(c)))
+      const headers: Record<string, unknown> = { "X-Request-Id": requestId }
+      for (const c of classes) {
+        for (const h of headerNames[entryOf(c)._tag as ErrorCode] ?? []) headers[h] = { schema: { type: "string" } }
+      }
+      responses[String(status)] = {
+        description: classes.map((c) => `\`${entryOf(c)._tag}\``).join(", "),
+        headers,
+        content: { "application/json": { schema: schemas.length === 1 ? schemas[0] : { oneOf: schemas } } },
+      }
+    }
+    const parameters: Array<unknown> = op.parameters.map((p) => ({
+      name: p.name,
+      in: p.in,
+      required: p.required,
+      description: p.description,
+      schema: jsonSchema(p.schema),
+    }))
+    if (op.idempotent) {
+      parameters.push({
+        name: "Idempotency-Key",
+        in: "header",
+        required: false,
+        description: "1 to 128 printable ASCII characters, scoped to the key, kept 24 hours.",
+        schema: { type: "string", minLength: 1, maxLength: 128 },
+      })
+    }
+    ;(paths[op.path] ??= {})[op.method.toLowerCase()] = {
+      operationId: op.name,
+      summary: op.summary,
+      security: [{ bearer: [] }, { apiKey: [] }],
+      ...(op.caller._tag === "Key" && op.caller.guard.scope ? { "x-scope": op.caller.guard.scope } : {}),
+      ...(parameters.length > 0 ? { parameters } : {}),
+      ...(op.body === undefined
+        ? {}
+        : { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(op.body) } } } }),
+      responses,
+    }
+  }
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Saudi messaging platform",
+      version: apiVersion,
+      description: "Every `/v1/...` path also answers under `/api/v1/...`, identically.",
+    },
+    paths,
+    components: {
+      securitySchemes: {
+        bearer: { type: "http", scheme: "bearer", description: "`Authorization: Bearer <API key>`" },
+        apiKey: { type: "apiKey", in: "header", name: "x-api-key" },
+      },
+      schemas: withoutIds(definitions),
+    },
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * An operation, declared once as data: its name, method and path, who may call it, its input (documented
+ * by Schemas, decoded at step 4 of the order of checks), its output Schema, the catalogue codes it may
+ * answer, whether `Idempotency-Key` applies, and its use case. The route table, the OpenAPI document
+ * (core/pipeline/openapi.ts) and the typed client (adapters/http/client.ts) all come from these values.
+ */
+import type { Context, Effect, Either, Schema } from "effect"
+import type { ApiError, catalogue } from "../errors.ts"
+import type { AccountPrincipal, Guard, KeyPrincipal } from "./authenticate.ts"
+import type { Json } from "../shared/json.ts"
+
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE"
+
+/**
+ * Who may call an operation, and the order of checks that goes with it: an API key holding a scope (steps 1
+ * to 3 of spec Section 5), an account token (the account API, DECISIONS 10), or the operator's console token
+ * (DECISIONS 2: no rate limit, no idempotency, errors with a `message`).
+ */
+export type Caller =
+  | { readonly _tag: "Key"; readonly guard: Guard }
+  | { readonly _tag: "Account" }
+  | { readonly _tag: "Console" }
+
+/** Who the use case learns is calling: the key's principal, the token's, or nobody in particular (console). */
+export type PrincipalOf<C extends Caller> = C extends { _tag: "Key" } ? KeyPrincipal
+  : C extends { _tag: "Account" } ? AccountPrincipal
+  : undefined
+
+/** How a success is written: the object itself (key routes), or `{ data }` (account API, console). */
+export interface Answer {
+  readonly status: 200 | 201
+  readonly envelope: "bare" | "data"
+}
+
+/** A catalogue error class (for the document: its code and status). */
+export type ErrorClass = (typeof catalogue)[number]
+
+/** A path or query parameter. */
+export interface Parameter {
+  readonly name: string
+  readonly in: "path" | "query"
+  readonly description: string
+  readonly schema: Schema.Schema<any, any>
+  readonly required: boolean
+}
+
+/** What step 4 hands over: the parsed body (a JSON object; absent on reads), the path and the query. */
+export interface RawInput {
+  readonly body: Json | undefined
+  readonly params: Readonly<Record<string, string>>
+  readonly query: URLSearchParams
+}
+
+export interface Operation<
+  Service,
+  Input,
+  Output,
+  R = never,
+  Name extends string = string,
+  Path extends string = string,
+  C extends Caller = Caller,
+> {
+  /** Stable name (`verify.start`): the OpenAPI operationId and the typed client's method. */
+  readonly name: Name
+  readonly summary: string
+  readonly method: Method
+  /** OpenAPI form: `/v1/verify/{id}`; also served under `/api/v1`. */
+  readonly path: Path
+  readonly caller: C
+  /** How a success is written (default: 200, the object itself). */
+  readonly answer?: Answer
+  readonly parameters: ReadonlyArray<Parameter>
+  /** The body as documented; undefined for operations that read none (the body is then not parsed at all). */
+  readonly body: Schema.Schema<any, any> | undefined
+  /**
+   * Step 4: the request into the use case's input, or the catalogue error. Written by hand where measured
+   * to matter; a property test holds it to `body` (test/core/verify/operations.test.ts).
+   */
+  readonly decode: (raw: RawInput) => Either.Either<Input, ApiError>
+  readonly output: Schema.Schema<Output, any>
+  /** Codes of its own it may answer, beyond the order of checks' shared ones. */
+  readonly errors: ReadonlyArray<ErrorClass>
+  /** `Idempotency-Key` applies (writes). */
+  readonly idempotent: boolean
+  /** The use case's service, looked up once when the routes are built. */
+  readonly service: Context.Tag<any, Service>
+  readonly run: (service: Service, principal: PrincipalOf<C>, input: Input) => Effect.Effect<Output, unknown, R>
+}
+
+/** An operation of any types, as the route table and the document take them. */
+export type AnyOperation = Operation<any, any, any, any, string, string, any>
+
+/** Declares an operation, checking its parts against each other. */
+export const operation = <
+  Service,
+  Input,
+  Output,
+  R,
+  const Name extends string,
+  const Path extends string,
+  const C extends Caller,
+>(
+  op: Operation<Service, Input, Output, R, Name, Path, C>,
+): Operation<Service, Input, Output, R, Name, Path, C> => op
+
+/** The path parameters of an OpenAPI path: `/v1/verify/{id}/resend` has `{ id: string }`. */
+export type PathParams<Path extends string> = Path extends `${string}{${infer P}}${infer Rest}`
+  ? { readonly [K in P]: string } & PathParams<Rest>
+  : unknown

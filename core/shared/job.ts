@@ -1,0 +1,13 @@
+/** A background job: the platform's jobs loop and the simulated clock's advance run it when it falls due. */
+import type { Effect, Option } from "effect"
+
+export interface Job {
+  readonly name: string
+  /**
+   * When the job next has work on the platform clock (None: nothing to do until something changes). A
+   * simulated-clock advance jumps from one due time to the next, so a store at rest moves 90 days at once.
+   */
+  readonly nextDue: Effect.Effect<Option.Option<number>>
+  /** Runs what is due now; a no-op when nothing is. */
+  readonly run: Effect.Effect<void>
+}

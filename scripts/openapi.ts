@@ -1,0 +1,9 @@
+// `npm run openapi`: writes docs/openapi.json from the operation declarations (the server serves the same
+// document at GET /openapi.json; test/http/openapi.test.ts holds the file to it).
+import { writeFileSync } from "node:fs"
+import { declaredOperations } from "../adapters/platform.ts"
+import { openApiDocument } from "../core/pipeline/openapi.ts"
+
+const document = openApiDocument(declaredOperations)
+writeFileSync(new URL("../docs/openapi.json", import.meta.url), `${JSON.stringify(document, null, 2)}\n`)
+console.log(`docs/openapi.json: ${Object.keys(document.paths).length} paths, ${declaredOperations.length} operations`)

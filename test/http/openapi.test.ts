@@ -1,0 +1,76 @@
+/**
+ * The OpenAPI document and the typed client come from the operation declarations: every declared operation
+ * is in `/openapi.json`, every path there is served, the document is valid OpenAPI 3.1, and the client
+ * drives a verification.
+ */
+import { Validator } from "@seriousme/openapi-schema-validator"
+import { readFileSync } from "node:fs"
+import { describe, expect, it } from "vitest"
+import { ApiErrorResponse, makeClient } from "../../adapters/http/client.ts"
+import { declaredOperations } from "../../adapters/platform.ts"
+import { openApiDocument } from "../../core/pipeline/openapi.ts"
+import { verifyOperations } from "../../core/verify/operations.ts"
+import { phone } from "../support/phone.ts"
+import { latestCode, setupApplication, useServer } from "../support/server.ts"
+
+const s = useServer()
+
+describe("GET /openapi.json: the document of the declared operations", () => {
+  it("is served without a key, equals docs/openapi.json, and names every declared operation once", async () => {
+    const res = await s.call("GET", "/openapi.json")
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual(openApiDocument(declaredOperations))
+    const committed = JSON.parse(readFileSync(new URL("../../docs/openapi.json", import.meta.url), "utf8"))
+    expect(committed, "docs/openapi.json is stale: run `npm run openapi`").toEqual(res.body)
+    const ids = Object.values(res.body.paths as Record<string, Record<string, { operationId: string }>>)
+      .flatMap((methods) => Object.values(methods).map((m) => m.operationId))
+    expect(ids.sort()).toEqual(declaredOperations.map((o) => o.name).sort())
+  })
+
+  it("passes a maintained OpenAPI 3.1 validator", async () => {
+    const validator = new Validator()
+    const result = await validator.validate(JSON.parse(JSON.stringify(openApiDocument(declaredOperations))))
+    expect(result.errors ?? []).toEqual([])
+    expect(result.valid).toBe(true)
+    expect(validator.version).toBe("3.1")
+  })
+
+  it("every path and method in it is served: without a key it answers 401, never the unknown-route 404", async () => {
+    const document = openApiDocument(declaredOperations)
+    for (const [path, methods] of Object.entries(document.paths)) {
+      for (const method of Object.keys(methods)) {
+        // The API also answers under /api (DECISIONS 4); the console only at /console/v1.
+        for (const prefix of path.startsWith("/console/") ? [""] : ["", "/api"]) {
+          const concrete = `${prefix}${path.replace(/\{\w+\}/g, crypto.randomUUID())}`
+          const res = await s.call(method.toUpperCase(), concrete, method === "get" ? {} : { rawBody: "{}" })
+          expect(res.status, `${method} ${concrete}`).toBe(401)
+          // The console's refusals carry a message (DECISIONS 2); the API's are the bare code.
+          if (path.startsWith("/console/")) expect(res.body).toMatchObject({ error: "unauthorized" })
+          else expect(res.body).toEqual({ error: "unauthorized" })
+        }
+      }
+    }
+  })
+})
+
+describe("the typed client, from the same declarations", () => {
+  it("starts and checks a code; a refusal is an ApiErrorResponse with the catalogue's code", async () => {
+    const { key } = await setupApplication(s)
+    const client = makeClient(verifyOperations, { baseUrl: s.baseUrl, key })
+    const to = phone()
+    const started = await client["verify.start"]({ to, reference: "signup-42" }, { idempotencyKey: "client-1" })
+    expect(started).toMatchObject({ status: "pending", to, reference: "signup-42", attempts: 0 })
+    const read = await client["verify.read"]({ id: started.id })
+    expect(read.id).toBe(started.id)
+    const checked = await client["verify.check"]({ id: started.id, code: await latestCode(s, to) })
+    expect(checked.status).toBe("verified")
+
+    const refused = await client["verify.start"]({ to: "12345" }).catch((e: unknown) => e)
+    expect(refused).toBeInstanceOf(ApiErrorResponse)
+    expect((refused as ApiErrorResponse).status).toBe(422)
+    expect((refused as ApiErrorResponse).code).toBe("invalid_destination")
+    expect((refused as ApiErrorResponse).requestId).toMatch(/^[0-9a-f-]{36}$/)
+    const canceled = await client["verify.cancel"]({ id: started.id }).catch((e: unknown) => e)
+    expect((canceled as ApiErrorResponse).body).toEqual({ error: "not_cancelable", status: "verified" })
+  })
+})

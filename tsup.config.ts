@@ -7,7 +7,7 @@ export default defineConfig({
   platform: "node",
   sourcemap: true,
   clean: true,
-  dts: false,
+  dts: { entry: { mod: "mod.ts" } },
   splitting: true,
   // Dependencies stay external: they are installed beside the package.
   skipNodeModulesBundle: true,

@@ -22,6 +22,8 @@ import * as PgClient from "@effect/sql-pg/PgClient"
 import { SqlError } from "@effect/sql/SqlError"
 import type { Connection } from "@effect/sql/SqlConnection"
 import { Duration, Effect, Layer, type Scope, Stream } from "effect"
+// Deno has no types for npm:pg of its own (tsc and Node read @types/pg from node_modules).
+// @ts-types="npm:@types/pg@^8.15.0"
 import Pg from "pg"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import { type Lease, SqlDriver, type SqlDriverShape } from "./executor.ts"

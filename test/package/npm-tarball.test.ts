@@ -1,0 +1,116 @@
+/**
+ * The npm package as a TypeScript app gets it: `npm pack` (its `prepack` builds dist/ with the bundled
+ * declarations), installed into a fresh project (`file:` the tarball, the dependencies from npm's cache or
+ * the registry), compiled by `tsc` under `module: NodeNext`, `strict`, without `skipLibCheck`, and run: the
+ * app embeds the platform and serves a verification end to end.
+ */
+import { execFileSync, spawnSync } from "node:child_process"
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join, resolve } from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+
+const repo = resolve(import.meta.dirname, "../..")
+const work = mkdtempSync(join(tmpdir(), "npm-tarball-"))
+const app = join(work, "app")
+const tsc = join(repo, "node_modules/typescript/bin/tsc")
+const npm = process.platform === "win32" ? "npm.cmd" : "npm"
+
+const consumer = `import { Effect } from "effect"
+import { close, listen, makePlatform, nodeServer, type Platform, settingsFromEnv } from "@sa-messaging/platform"
+
+const settings = await Effect.runPromise(settingsFromEnv)
+const platform: Platform = await makePlatform({ ...settings, store: "memory", smsProvider: "simulator", clock: "simulated" })
+const server = nodeServer(platform.dispatch)
+const port: number = await listen(server, 0, "127.0.0.1")
+const base = \`http://127.0.0.1:\${port}\`
+const key: string = platform.demo!.liveKey
+const to = "+966551234567"
+
+const call = async (method: string, path: string, body?: unknown, token = key): Promise<any> => {
+  const res = await fetch(base + path, {
+    method,
+    headers: { authorization: \`Bearer \${token}\`, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  return res.json()
+}
+
+const started = await call("POST", "/v1/verify/start", { to })
+const sms = await call("GET", \`/console/v1/simulator/sms?to=\${encodeURIComponent(to)}\`, undefined, settings.consoleToken)
+const code: string = /\\b\\d{4,8}\\b/.exec(sms.data[0].text)![0]
+const checked = await call("POST", "/v1/verify/check", { id: started.id, code })
+console.log(JSON.stringify({ started: started.status, checked: checked.status }))
+await close(server)
+await platform.dispose()
+`
+
+let tarball = ""
+
+beforeAll(() => {
+  execFileSync(npm, ["pack", "--pack-destination", work, "--silent"], { cwd: repo, stdio: ["ignore", "pipe", "pipe"] })
+  tarball = readdirSync(work).find((f) => f.endsWith(".tgz"))!
+  mkdirSync(join(app, "src"), { recursive: true })
+  const types = JSON.parse(readFileSync(join(repo, "package.json"), "utf8")).devDependencies["@types/node"]
+  writeFileSync(
+    join(app, "package.json"),
+    JSON.stringify({
+      name: "consumer",
+      private: true,
+      type: "module",
+      dependencies: { "@sa-messaging/platform": `file:../${tarball}` },
+      devDependencies: { "@types/node": types },
+    }),
+  )
+  writeFileSync(
+    join(app, "tsconfig.json"),
+    JSON.stringify({
+      compilerOptions: {
+        module: "NodeNext",
+        moduleResolution: "NodeNext",
+        target: "ES2022",
+        lib: ["ES2022", "DOM"],
+        types: ["node"],
+        strict: true,
+        skipLibCheck: false,
+        outDir: "out",
+      },
+      include: ["src"],
+    }),
+  )
+  writeFileSync(join(app, "src/main.ts"), consumer)
+  execFileSync(npm, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--silent"], {
+    cwd: app,
+    stdio: ["ignore", "pipe", "pipe"],
+  })
+}, 240_000)
+
+afterAll(() => rmSync(work, { recursive: true, force: true }))
+
+describe("a TypeScript project installs the npm package and uses it", () => {
+  it("the tarball holds the built entry, its declarations and the docs, not the sources", () => {
+    const listing = execFileSync("tar", ["-tzf", join(work, tarball)], { encoding: "utf8" }).split("\n")
+    expect(listing).toContain("package/dist/mod.js")
+    expect(listing).toContain("package/dist/mod.d.ts")
+    expect(listing).toContain("package/docs/spec/platform-api.md")
+    expect(listing.filter((f) => f.startsWith("package/core/"))).toEqual([])
+  })
+
+  it("compiles with tsc under module NodeNext, strict, without skipLibCheck: 0 errors", () => {
+    const out = spawnSync(process.execPath, [tsc, "-p", app], { encoding: "utf8" })
+    expect(out.stdout + out.stderr).toBe("")
+    expect(out.status).toBe(0)
+  }, 120_000)
+
+  it("the compiled app embeds the platform and serves a verification", () => {
+    const out = spawnSync(process.execPath, [join(app, "out/main.js")], {
+      encoding: "utf8",
+      cwd: app,
+      env: { ...process.env, CONSOLE_TOKEN: "tarball-console", DATABASE_URL: "" },
+      timeout: 60_000,
+    })
+    expect(out.stderr).not.toMatch(/Error/)
+    expect(out.stdout.trim().split("\n").at(-1)).toBe(JSON.stringify({ started: "pending", checked: "verified" }))
+    expect(out.status).toBe(0)
+  }, 90_000)
+})

@@ -3,79 +3,45 @@
  * locks). A real-time loop runs whatever is due on the platform clock; the simulated clock's
  * advance runs every job that falls due, in time order, before it answers.
  */
-import { Cause, Clock, Context, Duration, Effect, Layer, Option } from "effect"
-import { SweepJob, Verify } from "../core/verify/service.ts"
-import { Idempotency, RateLimit, Retention, VerifyLimits } from "../core/limits.ts"
-import { IdempotencyRepo } from "../ports/store/idempotency.ts"
-import { RateLimitRepo } from "../ports/store/rate-limit.ts"
+import { Cause, Context, Duration, Effect, Layer, Option } from "effect"
 import type { Job } from "../core/shared/job.ts"
 import { JobsRepo } from "../ports/store/jobs.ts"
-import { VerificationsRepo } from "../ports/store/verify.ts"
 import { SimulatedClock } from "./clock/simulated.ts"
-import { webhookJob } from "./webhooks/job.ts"
 
 export type { Job }
 
 export class Jobs extends Context.Tag("adapters/Jobs")<Jobs, ReadonlyArray<Job>>() {}
-
-const RetentionJob = "retention"
 
 const guarded = (job: Job): Job => ({
   ...job,
   run: job.run.pipe(Effect.catchAllCause((cause) => Effect.logError(`job ${job.name} failed`, Cause.pretty(cause)))),
 })
 
-export const JobsLive = Layer.effect(
-  Jobs,
-  Effect.gen(function* () {
-    const verify = yield* Verify
-    const leases = yield* JobsRepo
-    const windows = yield* RateLimitRepo
-    const idempotency = yield* IdempotencyRepo
-    const verifications = yield* VerificationsRepo
-    /** Work at `workAt` (None: no work), but not before the job's lease allows its next run. */
-    const dueAfterLease = (name: string, workAt: Option.Option<number>) =>
-      Option.isNone(workAt)
-        ? Effect.succeed(Option.none<number>())
-        : Effect.map(leases.nextRunAt(name), (next) =>
-          Option.some(Math.max(workAt.value, Option.getOrElse(next, () => 0))))
-    const earliest = (...times: ReadonlyArray<Option.Option<number>>): Option.Option<number> => {
-      const t = Option.reduceCompact(times, Number.POSITIVE_INFINITY, Math.min)
-      return t === Number.POSITIVE_INFINITY ? Option.none() : Option.some(t)
-    }
-    const sweep: Job = {
-      name: SweepJob,
-      // A pending code is picked once it is `sweepGraceMs` past its expiry.
-      nextDue: Effect.flatMap(
-        verifications.earliestPendingExpiry,
-        (expiry) => dueAfterLease(SweepJob, Option.map(expiry, (at) => at + VerifyLimits.sweepGraceMs)),
+/** Work at `workAt` (None: no work), but not before the job's lease allows its next run. */
+export const dueAfterLease = (
+  name: string,
+  workAt: Option.Option<number>,
+): Effect.Effect<Option.Option<number>, never, JobsRepo> =>
+  Option.isNone(workAt) ? Effect.succeed(Option.none<number>()) : Effect.flatMap(
+    JobsRepo,
+    (leases) =>
+      Effect.map(
+        leases.nextRunAt(name),
+        (next) => Option.some(Math.max(workAt.value, Option.getOrElse(next, () => 0))),
       ),
-      run: Effect.asVoid(verify.sweep(leases.claim)),
-    }
-    const retention: Job = {
-      name: RetentionJob,
-      // A window is pruned two windows after it began; a record a day after it expired.
-      nextDue: Effect.flatMap(
-        Effect.all([windows.oldestWindow, idempotency.earliestExpiry]),
-        ([window, expiry]) =>
-          dueAfterLease(
-            RetentionJob,
-            earliest(
-              Option.map(window, (at) => at + 2 * RateLimit.windowMs + 1),
-              Option.map(expiry, (at) => at + Idempotency.ttlMs),
-            ),
-          ),
-      ),
-      run: Effect.gen(function* () {
-        const now = yield* Clock.currentTimeMillis
-        if (!(yield* leases.claim(RetentionJob, now, now + Retention.intervalMs))) return
-        yield* windows.prune(now - 2 * RateLimit.windowMs)
-        yield* idempotency.prune(now - Idempotency.ttlMs)
-      }),
-    }
-    return [sweep, retention, yield* webhookJob].map(guarded)
-  }),
-)
+  )
+
+/** The earliest of some times, if any. */
+export const earliest = (...times: ReadonlyArray<Option.Option<number>>): Option.Option<number> => {
+  const t = Option.reduceCompact(times, Number.POSITIVE_INFINITY, Math.min)
+  return t === Number.POSITIVE_INFINITY ? Option.none() : Option.some(t)
+}
+
+/** The jobs of every product of the list, each guarded (a failure is logged, the loop goes on). */
+export const jobsOf = (
+  jobs: ReadonlyArray<Effect.Effect<ReadonlyArray<Job>, never, any>>,
+): Layer.Layer<Jobs, never, any> =>
+  Layer.effect(Jobs, Effect.map(Effect.all(jobs), (lists) => lists.flat().map(guarded)))
 
 export const runDue = Effect.flatMap(Jobs, (jobs) => Effect.forEach(jobs, (j) => j.run, { discard: true }))
 

@@ -1,48 +1,50 @@
 /**
  * The composition root: the layers a host app composes, the route table, and the runtime every host
- * shares. `makePlatform` is what hosts and embedders call.
+ * shares, all folded over the products list (adapters/products.ts). `makePlatform` is what hosts and
+ * embedders call.
  */
 import { Effect, Fiber, Layer, ManagedRuntime, Option, RuntimeFlags } from "effect"
-import { Console } from "../core/console/service.ts"
-import { Verify } from "../core/verify/service.ts"
-import { SmsGatewayUnifonic } from "./sms/unifonic.ts"
-import { SmsGatewaySimulator } from "./sms/simulator.ts"
+import { openApiDocument } from "../core/pipeline/openapi.ts"
+import type { Secrets } from "../ports/secrets.ts"
+import type { SmsGateway } from "../ports/sms.ts"
 import { simulatedClockLayer } from "./clock/simulated.ts"
 import { PlatformConfig, type Settings } from "./config.ts"
-import { simulatorRoutes } from "./http/console-routes.ts"
+import { type Demo, reissueDemoKeys, seedDemo } from "./demo.ts"
 import { type Dispatch, makeDispatcher } from "./http/dispatcher.ts"
+import { parseTrustedProxies } from "./http/edge.ts"
+import { makeHttpApp } from "./http/http-app.ts"
+import { nodeHandler } from "./http/node.ts"
 import type { Route } from "./http/operation.ts"
 import { routesOf } from "./http/operation-routes.ts"
-import { openApiDocument } from "../core/pipeline/openapi.ts"
-import { verifyOperations } from "../core/verify/operations.ts"
-import { accountOperations } from "../core/accounts/operations.ts"
-import { consoleOperations } from "../core/console/operations.ts"
-import { makeHttpApp } from "./http/http-app.ts"
 import { type CallerAddress, directWebHandler, webHandler } from "./http/web.ts"
-import { nodeHandler } from "./http/node.ts"
-import { parseTrustedProxies } from "./http/edge.ts"
-import { jobLoop, jobLoopOf, Jobs, JobsLive } from "./jobs.ts"
-import { webhookRoutes } from "./http/webhook-routes.ts"
-import { WebhookJob } from "./webhooks/job.ts"
-import { FetchWebhookTransport } from "./webhooks/fetch-transport.ts"
-import { WebhookSignerLive } from "./webhooks/signer.ts"
-import { WebhookConsole } from "../core/webhooks/console.ts"
-import { WebhookDispatcher } from "../core/webhooks/dispatcher.ts"
-import { MemoryStore } from "./memory/store.ts"
-import { MemoryPlatformSecret } from "./memory/platform-secret.ts"
+import { jobLoop, jobLoopOf, type Jobs } from "./jobs.ts"
+import {
+  jobsLayerOf,
+  memoryStoreOf,
+  operationsOf,
+  productRoutesOf,
+  type ProductServices,
+  selectedProducts,
+  servicesOf,
+  type Store,
+} from "./products.ts"
 import { SecretsLive } from "./secrets/node-crypto.ts"
-import { SqlPlatformSecret } from "./sql/platform-secret.ts"
+import { SmsGatewaySimulator } from "./sms/simulator.ts"
+import { SmsGatewayUnifonic } from "./sms/unifonic.ts"
 import { PgliteStoreLive, PgStoreLive } from "./sql/store.ts"
-import { type Demo, reissueDemoKeys, seedDemo } from "./demo.ts"
+import { WebhookJob } from "./webhooks/job.ts"
 
-/** Which store: PostgreSQL when `DATABASE_URL` is set, else PGlite at `PGLITE_DIR`; `memory` for tests and benchmarks. */
+/**
+ * The store of the selected products: PostgreSQL when `DATABASE_URL` is set, else PGlite at `PGLITE_DIR`;
+ * `memory` for tests and benchmarks.
+ */
 export const storeLayer = (settings: Settings) => {
-  if (settings.store === "memory") return Layer.merge(MemoryStore, MemoryPlatformSecret)
-  const sql = Option.match(settings.databaseUrl, {
-    onSome: (url) => PgStoreLive(url),
-    onNone: () => PgliteStoreLive(settings.pgliteDir),
+  const list = selectedProducts(settings)
+  if (settings.store === "memory") return memoryStoreOf(list)
+  return Option.match(settings.databaseUrl, {
+    onSome: (url) => PgStoreLive(url, list),
+    onNone: () => PgliteStoreLive(settings.pgliteDir, list),
   })
-  return Layer.provideMerge(SqlPlatformSecret, sql)
 }
 
 const smsLayer = (settings: Settings) => {
@@ -56,7 +58,15 @@ const smsLayer = (settings: Settings) => {
   }
 }
 
-export const platformLayer = (settings: Settings) => {
+/**
+ * The platform's ports over a store: settings, the clock, secrets and the SMS gateway (the SMS simulator
+ * writes its log through its own repository, in the store while it is selected).
+ */
+export const portsLayer = <A, S = SmsGateway>(
+  settings: Settings,
+  store: Layer.Layer<A>,
+  sms: Layer.Layer<S, unknown, any> = smsLayer(settings) as Layer.Layer<any, unknown, any>,
+): Layer.Layer<A | S | Secrets | PlatformConfig> => {
   const base = Layer.mergeAll(
     Layer.succeed(PlatformConfig, settings),
     // Effect's own fiber metrics (started, active, lifetimes) cost a metric update at each request's
@@ -64,22 +74,24 @@ export const platformLayer = (settings: Settings) => {
     RuntimeFlags.disableRuntimeMetrics,
     settings.clock === "simulated" ? simulatedClockLayer(Date.now()) : Layer.empty,
   )
-  const infra = Layer.provideMerge(SecretsLive, storeLayer(settings))
-  const withSms = Layer.provideMerge(
-    Layer.mergeAll(smsLayer(settings), FetchWebhookTransport, WebhookSignerLive),
-    infra,
-  )
-  const products = Layer.provideMerge(
-    Layer.mergeAll(WebhookDispatcher.Default, WebhookConsole.Default),
-    Layer.provideMerge(Console.Default, Layer.provideMerge(Verify.Default, withSms)),
-  )
-  return Layer.provideMerge(Layer.provideMerge(JobsLive, products), base).pipe(Layer.orDie)
+  const infra = Layer.provideMerge(SecretsLive, store)
+  return Layer.provideMerge(Layer.provideMerge(sms, infra), base).pipe(Layer.orDie) as Layer.Layer<
+    A | S | Secrets | PlatformConfig
+  >
+}
+
+export const platformLayer = (settings: Settings) => {
+  const list = selectedProducts(settings)
+  const services = servicesOf(list, settings, portsLayer(settings, storeLayer(settings)))
+  return Layer.provideMerge(jobsLayerOf(list), services).pipe(Layer.orDie) as Layer.Layer<
+    Store | ProductServices | Jobs | PlatformConfig | Secrets | SmsGateway
+  >
 }
 
 export type PlatformServices = Layer.Layer.Success<ReturnType<typeof platformLayer>>
 
-/** Every declared operation (the webhook console and the simulators join with the product frame). */
-export const declaredOperations = [...verifyOperations, ...accountOperations, ...consoleOperations] as const
+/** Every declared operation of every product. */
+export const declaredOperations = operationsOf()
 
 /** `GET /openapi.json`: the document of the declared operations, made once. */
 const openApiRoute: Route<never> = (() => {
@@ -90,13 +102,14 @@ const openApiRoute: Route<never> = (() => {
 /** The route table, built once in the platform's runtime (some routes hold their services from the start). */
 export const routes = (
   settings: Settings,
-): Effect.Effect<ReadonlyArray<Route<PlatformServices>>, never, PlatformServices> =>
-  Effect.map(routesOf(declaredOperations), (declared) => [
+): Effect.Effect<ReadonlyArray<Route<PlatformServices>>, never, PlatformServices> => {
+  const list = selectedProducts(settings)
+  return Effect.map(routesOf(operationsOf(list)), (declared) => [
     openApiRoute,
     ...declared,
-    ...webhookRoutes,
-    ...simulatorRoutes(settings),
+    ...productRoutesOf(list, settings),
   ])
+}
 
 export interface Platform {
   readonly dispatch: Dispatch
@@ -139,7 +152,7 @@ export const makePlatform = async (settings: Settings, options: PlatformOptions 
       (seeded) => seeded || options.demo !== "reissue" ? Effect.succeed(seeded) : reissueDemoKeys,
     ),
   )
-  const loop = options.jobs === false ? undefined : runtime.runFork(Effect.flatMap(Jobs, () => jobLoop()))
+  const loop = options.jobs === false ? undefined : runtime.runFork(jobLoop())
   const webhookLoop = options.jobs === false ? undefined : runtime.runFork(jobLoopOf(WebhookJob, "200 millis"))
   const dispatch = makeDispatcher(runtime, await runtime.runPromise(routes(settings)), {
     trustedProxies: parseTrustedProxies(settings.trustedProxies),

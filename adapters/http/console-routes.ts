@@ -12,22 +12,24 @@ const done = consoleData
 
 const route = consoleRoute
 
-/** Simulator routes exist only while their simulator is selected. */
-export const simulatorRoutes = (settings: Settings): ReadonlyArray<Route<any>> => [
-  ...(settings.smsProvider === "simulator"
-    ? [route("GET", "/simulator/sms", (req) =>
-      Effect.gen(function* () {
-        const to = parseSaudiMobile(req.query.get("to") ?? "")
-        if (Option.isNone(to)) {
-          return yield* new InvalidRequest({
-            message: "`to` must be a Saudi mobile number.",
-            fields: { to: "invalid" },
-          })
-        }
-        const messages = yield* (yield* SimulatedSmsRepo).listTo(to.value, 100)
-        return done(messages.map((m) => ({ id: m.id, to: m.to, text: m.text, sent_at: isoMillis(m.sentAt) })))
-      }))]
-    : []),
+/** The SMS simulator's log (its module is wired only while the simulator is selected). */
+export const smsSimulatorRoutes: ReadonlyArray<Route<any>> = [
+  route("GET", "/simulator/sms", (req) =>
+    Effect.gen(function* () {
+      const to = parseSaudiMobile(req.query.get("to") ?? "")
+      if (Option.isNone(to)) {
+        return yield* new InvalidRequest({
+          message: "`to` must be a Saudi mobile number.",
+          fields: { to: "invalid" },
+        })
+      }
+      const messages = yield* (yield* SimulatedSmsRepo).listTo(to.value, 100)
+      return done(messages.map((m) => ({ id: m.id, to: m.to, text: m.text, sent_at: isoMillis(m.sentAt) })))
+    })),
+]
+
+/** The simulated clock's advance: only while the clock is simulated. */
+export const clockSimulatorRoutes = (settings: Settings): ReadonlyArray<Route<any>> => [
   ...(settings.clock === "simulated"
     ? [route("POST", "/simulator/clock", (req) =>
       Effect.gen(function* () {

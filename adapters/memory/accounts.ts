@@ -1,11 +1,17 @@
 import { Effect, Layer, Option } from "effect"
 import type { Account, Application } from "../../core/accounts/model.ts"
 import { AccountsRepo, ApplicationsRepo } from "../../ports/store/accounts.ts"
-import { MemoryDb, setIn, violation } from "./db.ts"
+import { memoryTables, setIn, violation } from "./db.ts"
+
+/** The accounts product's tables. */
+export const accountTables = () => ({
+  accounts: new Map<string, Account>(),
+  applications: new Map<string, Application>(),
+})
 
 export const AccountsRepoMemory = Layer.effect(
   AccountsRepo,
-  Effect.map(MemoryDb, (db) => ({
+  Effect.map(memoryTables(accountTables), (db) => ({
     insert: (account) =>
       db.write((t, record) => {
         if (t.accounts.has(account.id)) violation(`duplicate account ${account.id}`)
@@ -41,7 +47,7 @@ const findInAccount = (applications: Iterable<Application>, accountId: string, i
 
 export const ApplicationsRepoMemory = Layer.effect(
   ApplicationsRepo,
-  Effect.map(MemoryDb, (db) => {
+  Effect.map(memoryTables(accountTables), (db) => {
     const get = (id: string) => db.read((t) => Option.fromNullable(t.applications.get(id)))
     return {
       insert: (application) =>

@@ -1,6 +1,17 @@
 import { Effect, Layer, Option } from "effect"
 import { type CredentialContext, CredentialsRepo } from "../../ports/store/credentials.ts"
-import { MemoryDb, setIn, type Tables, violation } from "./db.ts"
+import { memoryTables, setIn, type TablesOf, violation } from "./db.ts"
+
+import type { Credential } from "../../core/keys/model.ts"
+import { accountTables } from "./accounts.ts"
+import { rateLimitTables } from "./rate-limit.ts"
+/** Keys and tokens (the accounts product). */
+export const credentialTables = () => ({
+  credentials: new Map<string, Credential>(),
+  credentialIdByHash: new Map<string, string>(),
+})
+
+type Tables = TablesOf<[typeof credentialTables, typeof accountTables, typeof rateLimitTables]>
 
 /** As the SQL join: no account, no context; a missing application reads as null. */
 const contextOf = (t: Tables, hash: string): Option.Option<CredentialContext> => {
@@ -15,7 +26,7 @@ const contextOf = (t: Tables, hash: string): Option.Option<CredentialContext> =>
 
 export const CredentialsRepoMemory = Layer.effect(
   CredentialsRepo,
-  Effect.map(MemoryDb, (db) => ({
+  Effect.map(memoryTables(credentialTables, accountTables, rateLimitTables), (db) => ({
     insert: (credential) =>
       db.write((t, record) => {
         if (t.credentials.has(credential.id)) violation(`duplicate credential ${credential.id}`)

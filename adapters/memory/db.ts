@@ -8,13 +8,6 @@
  * Writes outside any transaction apply at once, as autocommitted statements do.
  */
 import { Context, Effect, Exit, FiberRef, Layer } from "effect"
-import type { Account, Application } from "../../core/accounts/model.ts"
-import type { Credential } from "../../core/keys/model.ts"
-import type { Verification, VerifySend, VerifySettings } from "../../core/verify/model.ts"
-import type { OutboxEvent } from "../../ports/store/outbox.ts"
-import type { SimulatedSms } from "../../ports/store/simulator.ts"
-import type { LedgerEntry } from "../../ports/store/wallet.ts"
-import type { WebhookEndpoint } from "../../ports/store/webhook-endpoints.ts"
 
 export type Undo = () => void
 /** Records the inverse of a write; a no-op outside a transaction. */
@@ -25,55 +18,39 @@ interface Transaction {
   open: boolean
 }
 
-export interface IdempotencyRecord {
-  readonly fingerprint: string
-  readonly state: "in_progress" | "done"
-  readonly status: number | null
-  readonly body: string | null
-  readonly expiresAt: number
-}
+/** A product's memory tables: a function making them empty, declared beside its repositories. */
+export type TableSet = () => object
 
-const tables = () => ({
-  accounts: new Map<string, Account>(),
-  applications: new Map<string, Application>(),
-  credentials: new Map<string, Credential>(),
-  credentialIdByHash: new Map<string, string>(),
-  /** window start -> credential hash -> requests counted. */
-  rateWindows: new Map<number, Map<string, number>>(),
-  idempotency: new Map<string, IdempotencyRecord>(),
-  wallets: new Map<string, number>(),
-  ledger: new Map<string, Array<LedgerEntry>>(),
-  verifications: new Map<string, Verification>(),
-  sendsByApplication: new Map<string, Array<VerifySend>>(),
-  verifySettings: new Map<string, VerifySettings>(),
-  sandboxDestinations: new Set<string>(),
-  outbox: [] as Array<OutboxEvent>,
-  outboxIds: new Set<string>(),
-  webhookEndpoints: new Map<string, WebhookEndpoint>(),
-  jobs: new Map<string, number>(),
-  simSms: new Map<string, Array<SimulatedSms>>(),
-  simSmsIds: new Set<string>(),
-})
-
-export type Tables = ReturnType<typeof tables>
+type Intersect<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never
+/** The tables of the sets a repository reads together. */
+export type TablesOf<Sets extends ReadonlyArray<TableSet>> = Intersect<ReturnType<Sets[number]>>
 
 const ignore: Recorder = () => {}
 
 const make = () => {
   const current = FiberRef.unsafeMake<Transaction | null>(null)
   const permit = Effect.unsafeMakeSemaphore(1)
-  const t = tables()
+  /** Each product's tables, made empty the first time one of its repositories asks for them. */
+  const sets = new Map<TableSet, object>()
+  const tablesOf = (set: TableSet): object => {
+    let tables = sets.get(set)
+    if (tables === undefined) sets.set(set, tables = set())
+    return tables
+  }
 
-  const read = <A>(f: (t: Tables) => A): Effect.Effect<A> => Effect.sync(() => f(t))
-
-  /** A write no transaction undoes: a request's rate-limit count stands whatever the request does. */
-  const writeUnlogged = <A>(f: (t: Tables) => A): Effect.Effect<A> => Effect.sync(() => f(t))
-
-  const write = <A>(f: (t: Tables, record: Recorder) => A): Effect.Effect<A> =>
-    Effect.flatMap(
-      FiberRef.get(current),
-      (tx) => Effect.sync(() => f(t, tx !== null && tx.open ? (undo) => tx.undo.push(undo) : ignore)),
-    )
+  /** Reads and writes over the tables of `sets` (one object holding every table of each). */
+  const view = <Sets extends ReadonlyArray<TableSet>>(...tableSets: Sets) => {
+    const t = Object.assign({}, ...tableSets.map(tablesOf)) as TablesOf<Sets>
+    const read = <A>(f: (t: TablesOf<Sets>) => A): Effect.Effect<A> => Effect.sync(() => f(t))
+    /** A write no transaction undoes: a request's rate-limit count stands whatever the request does. */
+    const writeUnlogged = <A>(f: (t: TablesOf<Sets>) => A): Effect.Effect<A> => Effect.sync(() => f(t))
+    const write = <A>(f: (t: TablesOf<Sets>, record: Recorder) => A): Effect.Effect<A> =>
+      Effect.flatMap(
+        FiberRef.get(current),
+        (tx) => Effect.sync(() => f(t, tx !== null && tx.open ? (undo) => tx.undo.push(undo) : ignore)),
+      )
+    return { read, write, writeUnlogged, withTransaction } as const
+  }
 
   const savepoint = <A, E, R>(tx: Transaction, self: Effect.Effect<A, E, R>) =>
     Effect.suspend(() => {
@@ -95,13 +72,17 @@ const make = () => {
       }))
     })
 
-  return { read, write, writeUnlogged, withTransaction } as const
+  return { view, withTransaction } as const
 }
 
 export class MemoryDb extends Context.Tag("adapters/memory/MemoryDb")<MemoryDb, ReturnType<typeof make>>() {
   /** Fresh, empty tables each time the layer is built. */
   static readonly layer = Layer.sync(MemoryDb, make)
 }
+
+/** The memory store's reads and writes over the tables of `sets`. */
+export const memoryTables = <Sets extends ReadonlyArray<TableSet>>(...sets: Sets) =>
+  Effect.map(MemoryDb, (db) => db.view(...sets))
 
 /** Writes that record their inverse. */
 export const setIn = <K, V>(map: Map<K, V>, key: K, value: V, record: Recorder): void => {

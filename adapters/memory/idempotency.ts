@@ -1,7 +1,17 @@
 import { Effect, Layer, Option } from "effect"
 import type { Millis } from "../../core/shared/brands.ts"
 import { type IdempotencyClaim, IdempotencyRepo } from "../../ports/store/idempotency.ts"
-import { deleteIn, MemoryDb, setIn } from "./db.ts"
+import { deleteIn, memoryTables, setIn } from "./db.ts"
+
+export interface IdempotencyRecord {
+  readonly fingerprint: string
+  readonly state: "in_progress" | "done"
+  readonly status: number | null
+  readonly body: string | null
+  readonly expiresAt: number
+}
+
+export const idempotencyTables = () => ({ idempotency: new Map<string, IdempotencyRecord>() })
 
 const idempotencyKey = (scope: string, key: string) => `${scope}\u0000${key}`
 const claimed: IdempotencyClaim = { _tag: "Claimed" }
@@ -10,7 +20,7 @@ const inProgress: IdempotencyClaim = { _tag: "InProgress" }
 
 export const IdempotencyRepoMemory = Layer.effect(
   IdempotencyRepo,
-  Effect.map(MemoryDb, (db) => ({
+  Effect.map(memoryTables(idempotencyTables), (db) => ({
     claim: (r) =>
       db.write((t, record): IdempotencyClaim => {
         const key = idempotencyKey(r.scope, r.key)

@@ -1,10 +1,12 @@
 import { Effect, Layer, Option } from "effect"
 import { JobsRepo } from "../../ports/store/jobs.ts"
-import { MemoryDb, setIn } from "./db.ts"
+import { memoryTables, setIn } from "./db.ts"
+
+export const jobTables = () => ({ jobs: new Map<string, number>() })
 
 export const JobsRepoMemory = Layer.effect(
   JobsRepo,
-  Effect.map(MemoryDb, (db) => ({
+  Effect.map(memoryTables(jobTables), (db) => ({
     claim: (name, now, nextRunAt) =>
       db.write((t, record) => {
         const due = t.jobs.get(name)

@@ -1,10 +1,15 @@
 import { Effect, Layer } from "effect"
 import { type OutboxEvent, OutboxRepo } from "../../ports/store/outbox.ts"
-import { addTo, MemoryDb, pushTo, violation } from "./db.ts"
+import { addTo, memoryTables, pushTo, violation } from "./db.ts"
+
+export const outboxTables = () => ({
+  outbox: [] as Array<OutboxEvent>,
+  outboxIds: new Set<string>(),
+})
 
 export const OutboxRepoMemory = Layer.effect(
   OutboxRepo,
-  Effect.map(MemoryDb, (db) => ({
+  Effect.map(memoryTables(outboxTables), (db) => ({
     // All or nothing, like the SQL adapter's single INSERT.
     append: (events) =>
       db.write((t, record) => {

@@ -1,11 +1,14 @@
 import { Effect, Layer, Option } from "effect"
 import type { Millis } from "../../core/shared/brands.ts"
 import { RateLimitRepo } from "../../ports/store/rate-limit.ts"
-import { deleteIn, MemoryDb } from "./db.ts"
+import { deleteIn, memoryTables } from "./db.ts"
+
+/** window start -> credential hash -> requests counted. */
+export const rateLimitTables = () => ({ rateWindows: new Map<number, Map<string, number>>() })
 
 export const RateLimitRepoMemory = Layer.effect(
   RateLimitRepo,
-  Effect.map(MemoryDb, (db) => ({
+  Effect.map(memoryTables(rateLimitTables), (db) => ({
     prune: (before) =>
       db.write((t, record) => {
         for (const start of [...t.rateWindows.keys()]) {

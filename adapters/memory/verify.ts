@@ -1,17 +1,26 @@
 import { Effect, Layer, Option } from "effect"
 import type { Millis } from "../../core/shared/brands.ts"
-import type { VerifySend } from "../../core/verify/model.ts"
+import type { Verification, VerifySend, VerifySettings } from "../../core/verify/model.ts"
 import {
   SandboxDestinationsRepo,
   VerificationsRepo,
   VerifySendsRepo,
   VerifySettingsRepo,
 } from "../../ports/store/verify.ts"
-import { addTo, deleteIn, MemoryDb, pushUnder, removeAt, setIn, type Tables, violation } from "./db.ts"
+import { addTo, deleteIn, memoryTables, pushUnder, removeAt, setIn, violation } from "./db.ts"
+
+export const verifyTables = () => ({
+  verifications: new Map<string, Verification>(),
+  sendsByApplication: new Map<string, Array<VerifySend>>(),
+  verifySettings: new Map<string, VerifySettings>(),
+  sandboxDestinations: new Set<string>(),
+})
+
+type Tables = ReturnType<typeof verifyTables>
 
 export const VerificationsRepoMemory = Layer.effect(
   VerificationsRepo,
-  Effect.map(MemoryDb, (db) => {
+  Effect.map(memoryTables(verifyTables), (db) => {
     const get = (id: string) => db.read((t) => Option.fromNullable(t.verifications.get(id)))
     return {
       insert: (v) =>
@@ -61,7 +70,7 @@ const countSends = (t: Tables, applicationId: string, since: number, keep: (s: V
 
 export const VerifySendsRepoMemory = Layer.effect(
   VerifySendsRepo,
-  Effect.map(MemoryDb, (db) => ({
+  Effect.map(memoryTables(verifyTables), (db) => ({
     insert: (send) => db.write((t, record) => pushUnder(t.sendsByApplication, send.applicationId, send, record)),
     // The latest matching send goes, as in the SQL adapter (highest id).
     delete: (verificationId, sentAt) =>
@@ -99,7 +108,7 @@ export const VerifySendsRepoMemory = Layer.effect(
 
 export const VerifySettingsRepoMemory = Layer.effect(
   VerifySettingsRepo,
-  Effect.map(MemoryDb, (db) => ({
+  Effect.map(memoryTables(verifyTables), (db) => ({
     get: (applicationId) => db.read((t) => Option.fromNullable(t.verifySettings.get(applicationId))),
     put: (applicationId, settings) => db.write((t, record) => setIn(t.verifySettings, applicationId, settings, record)),
   })),
@@ -109,7 +118,7 @@ const destinationKey = (accountId: string, to: string) => `${accountId}\u0000${t
 
 export const SandboxDestinationsRepoMemory = Layer.effect(
   SandboxDestinationsRepo,
-  Effect.map(MemoryDb, (db) => ({
+  Effect.map(memoryTables(verifyTables), (db) => ({
     add: (accountId, to) =>
       db.write((t, record) => addTo(t.sandboxDestinations, destinationKey(accountId, to), record)),
     has: (accountId, to) => db.read((t) => t.sandboxDestinations.has(destinationKey(accountId, to))),

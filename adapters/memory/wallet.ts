@@ -1,6 +1,13 @@
 import { Effect, Layer, Option } from "effect"
 import { type LedgerEntry, WalletRepo } from "../../ports/store/wallet.ts"
-import { MemoryDb, pushUnder, type Recorder, type Tables, violation } from "./db.ts"
+import { memoryTables, pushUnder, type Recorder, violation } from "./db.ts"
+
+export const walletTables = () => ({
+  wallets: new Map<string, number>(),
+  ledger: new Map<string, Array<LedgerEntry>>(),
+})
+
+type Tables = ReturnType<typeof walletTables>
 
 /**
  * Moves a balance by `delta`. The inverse subtracts the delta again rather than restoring the old
@@ -30,7 +37,7 @@ const copy = (e: LedgerEntry): LedgerEntry => ({
 
 export const WalletRepoMemory = Layer.effect(
   WalletRepo,
-  Effect.map(MemoryDb, (db) => {
+  Effect.map(memoryTables(walletTables), (db) => {
     const entriesSince = (t: Tables, accountId: string, since: number) =>
       (t.ledger.get(accountId) ?? []).filter((e) => e.at >= since)
     return {

@@ -9,7 +9,11 @@ import {
   WebhookDeliveriesRepo,
   type WebhookDelivery,
 } from "../../ports/store/webhook-deliveries.ts"
-import { addTo, MemoryDb, pushUnder, type Recorder, setIn, type Tables } from "./db.ts"
+import { addTo, memoryTables, pushUnder, type Recorder, setIn, type TablesOf } from "./db.ts"
+import { outboxTables } from "./outbox.ts"
+import { webhookEndpointTables } from "./webhook-endpoints.ts"
+
+type Tables = TablesOf<[typeof outboxTables, typeof webhookEndpointTables]>
 
 interface Row {
   readonly delivery: WebhookDelivery
@@ -20,7 +24,9 @@ interface Row {
 
 const ownerKey = (kind: string, id: string) => `${kind}\u0000${id}`
 
-const make = (db: MemoryDb["Type"]): WebhookDeliveriesRepo["Type"] => {
+const make = (
+  db: Effect.Effect.Success<ReturnType<typeof memoryTables<[typeof outboxTables, typeof webhookEndpointTables]>>>,
+): WebhookDeliveriesRepo["Type"] => {
   const rows = new Map<string, Row>()
   const pending = new Set<string>()
   const attempts = new Map<string, Array<DeliveryAttempt>>()
@@ -148,4 +154,7 @@ const make = (db: MemoryDb["Type"]): WebhookDeliveriesRepo["Type"] => {
   }
 }
 
-export const WebhookDeliveriesRepoMemory = Layer.effect(WebhookDeliveriesRepo, Effect.map(MemoryDb, make))
+export const WebhookDeliveriesRepoMemory = Layer.effect(
+  WebhookDeliveriesRepo,
+  Effect.map(memoryTables(outboxTables, webhookEndpointTables), make),
+)

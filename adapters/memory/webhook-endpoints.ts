@@ -1,12 +1,15 @@
 import { Effect, Layer, Option } from "effect"
 import { WebhookEndpointsRepo } from "../../ports/store/webhook-endpoints.ts"
-import { MemoryDb, setIn } from "./db.ts"
+import { memoryTables, setIn } from "./db.ts"
+
+import type { WebhookEndpoint } from "../../ports/store/webhook-endpoints.ts"
+export const webhookEndpointTables = () => ({ webhookEndpoints: new Map<string, WebhookEndpoint>() })
 
 const ownerKey = (kind: string, id: string) => `${kind}\u0000${id}`
 
 export const WebhookEndpointsRepoMemory = Layer.effect(
   WebhookEndpointsRepo,
-  Effect.map(MemoryDb, (db) => ({
+  Effect.map(memoryTables(webhookEndpointTables), (db) => ({
     put: (e) =>
       db.write((t, record) =>
         setIn(t.webhookEndpoints, ownerKey(e.owner.kind, e.owner.id), {

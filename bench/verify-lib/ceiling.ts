@@ -24,6 +24,7 @@ import { randomBytes, randomInt, randomUUID } from "node:crypto"
 import { Effect, Layer, Redacted, Stream } from "effect"
 import pg from "pg"
 import { migrate } from "../../adapters/sql/migrate.ts"
+import { products } from "../../adapters/products.ts"
 import {
   codeIn,
   destination,
@@ -392,7 +393,7 @@ const ceilingOver = (label: string, db: Db, s: Seed, close: () => Promise<void>)
  */
 export const openPgCeiling = async (url: string, prepared: boolean, keys: number): Promise<Ceiling> => {
   await Effect.runPromise(
-    Effect.provide(migrate, PgClient.layer({ url: Redacted.make(url) })).pipe(Effect.scoped),
+    Effect.provide(migrate(products), PgClient.layer({ url: Redacted.make(url) })).pipe(Effect.scoped),
   )
   const db = pgDb(url, { prepared, poolSize: 10 })
   const s = await seed(db, keys)
@@ -410,7 +411,7 @@ export const openPgliteCeiling = async (keys: number): Promise<Ceiling> => {
     },
   })
   await raw.waitReady
-  await Effect.runPromise(Effect.provide(migrate, pgliteSqlClient(raw)))
+  await Effect.runPromise(Effect.provide(migrate(products), pgliteSqlClient(raw)))
   const db = pgliteDb(raw)
   const s = await seed(db, keys)
   return ceilingOver("@electric-sql/pglite", db, s, db.close)

@@ -12,34 +12,4 @@ export * from "./wallet.ts"
 export * from "./webhook-endpoints.ts"
 export * from "./webhook-deliveries.ts"
 
-import type { AccountsRepo, ApplicationsRepo } from "./accounts.ts"
-import type { CredentialsRepo } from "./credentials.ts"
-import type { IdempotencyRepo } from "./idempotency.ts"
-import type { RateLimitRepo } from "./rate-limit.ts"
-import type { JobsRepo } from "./jobs.ts"
-import type { OutboxRepo } from "./outbox.ts"
-import type { SimulatedSmsRepo } from "./simulator.ts"
-import type { Transactor } from "./transactor.ts"
-import type { SandboxDestinationsRepo, VerificationsRepo, VerifySendsRepo, VerifySettingsRepo } from "./verify.ts"
-import type { WalletRepo } from "./wallet.ts"
-import type { WebhookEndpointsRepo } from "./webhook-endpoints.ts"
-import type { WebhookDeliveriesRepo } from "./webhook-deliveries.ts"
-
-/** Everything a store adapter provides. */
-export type Store =
-  | Transactor
-  | AccountsRepo
-  | ApplicationsRepo
-  | CredentialsRepo
-  | RateLimitRepo
-  | IdempotencyRepo
-  | WalletRepo
-  | VerificationsRepo
-  | VerifySendsRepo
-  | VerifySettingsRepo
-  | SandboxDestinationsRepo
-  | OutboxRepo
-  | WebhookEndpointsRepo
-  | WebhookDeliveriesRepo
-  | JobsRepo
-  | SimulatedSmsRepo
+// The `Store` (every product's repositories) is derived from the products list: adapters/products.ts.

@@ -4,7 +4,7 @@
  */
 import { layer } from "@effect/vitest"
 import type { Layer } from "effect"
-import type { Store } from "../../ports/store/mod.ts"
+import type { Store } from "../../adapters/products.ts"
 import { accountsContract } from "./contract-accounts.ts"
 import { httpContract } from "./contract-http.ts"
 import { miscContract } from "./contract-misc.ts"

@@ -7,7 +7,7 @@ import type { Account, Application } from "../../core/accounts/model.ts"
 import type { Credential } from "../../core/keys/model.ts"
 import type { AccountId, ApplicationId, Halalas, KeyId, SaudiMobile, VerificationId } from "../../core/shared/brands.ts"
 import type { Verification, VerifySend } from "../../core/verify/model.ts"
-import type { Store } from "../../ports/store/mod.ts"
+import type { Store } from "../../adapters/products.ts"
 import { withSearchPath } from "../support/pg.ts"
 
 export type It = Vitest.MethodsNonLive<Store, true>

@@ -7,9 +7,9 @@ import { it } from "@effect/vitest"
 import { Context, Effect, Either, Layer, Option, type TestServices } from "effect"
 import type { YieldWrap } from "effect/Utils"
 import { SmsGatewaySimulator } from "../../adapters/sms/simulator.ts"
-import { MemoryPlatformSecret } from "../../adapters/memory/platform-secret.ts"
-import { MemoryStore } from "../../adapters/memory/store.ts"
-import { SecretsLive } from "../../adapters/secrets/node-crypto.ts"
+import type { Settings } from "../../adapters/config.ts"
+import { portsLayer } from "../../adapters/platform.ts"
+import { memoryStoreOf, selectedProducts, servicesOf } from "../../adapters/products.ts"
 import { Console } from "../../core/console/service.ts"
 import { authorize, type KeyPrincipal } from "../../core/pipeline/authenticate.ts"
 import type { ApiRequest } from "../../core/pipeline/request.ts"
@@ -41,14 +41,32 @@ const SwitchableSms = Layer.effect(
   }),
 ).pipe(Layer.provide(SmsGatewaySimulator))
 
-/** A fresh platform (empty memory store) each time it is provided. */
+/** The settings the test layer's platform reads (memory store, simulators, the TestClock's time). */
+export const testSettings: Settings = {
+  port: 0,
+  host: "127.0.0.1",
+  databaseUrl: Option.none(),
+  pgliteDir: "memory://",
+  store: "memory",
+  consoleToken: "test-console-token",
+  consoleTokenGenerated: false,
+  smsProvider: "simulator",
+  chatProvider: "simulator",
+  emailProvider: "simulator",
+  clock: "system",
+  webhookAllowPrivate: true,
+  trustedProxies: [],
+  allowedOrigins: [],
+}
+
+/**
+ * A fresh platform (empty memory store) each time it is provided: the products list folded as the platform
+ * folds it (adapters/products.ts), over the memory store and a switchable SMS simulator.
+ */
 export const VerifyTestLayer = () => {
-  const infra = Layer.provideMerge(SecretsLive, Layer.merge(MemoryStore, MemoryPlatformSecret))
-  const sms = Layer.provideMerge(
-    SwitchableSms,
-    Layer.provideMerge(Layer.sync(NetworkSwitch, () => ({ refusing: false })), infra),
-  )
-  return Layer.provideMerge(Console.Default, Layer.provideMerge(Verify.Default, sms))
+  const list = selectedProducts(testSettings)
+  const sms = Layer.provideMerge(SwitchableSms, Layer.sync(NetworkSwitch, () => ({ refusing: false })))
+  return servicesOf(list, testSettings, portsLayer(testSettings, memoryStoreOf(list), sms))
 }
 
 /** What a test body may use: the platform's services and the TestClock's. */

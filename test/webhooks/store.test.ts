@@ -7,11 +7,11 @@ import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
 import { MemoryStore } from "../../adapters/memory/store.ts"
 import { PgliteStoreLive, PgStoreLive } from "../../adapters/sql/store.ts"
+import type { Store } from "../../adapters/products.ts"
 import type { AccountId, ApplicationId, EventId } from "../../core/shared/brands.ts"
 import {
   type OutboxEvent,
   OutboxRepo,
-  type Store,
   Transactor,
   WebhookDeliveriesRepo,
   type WebhookDelivery,

@@ -1,0 +1,20 @@
+/** Accounts, applications, keys and tokens, the wallet: repositories, migrations and account operations. */
+import { Layer } from "effect"
+import { accountOperations } from "../../core/accounts/operations.ts"
+import { AccountsRepoMemory, ApplicationsRepoMemory } from "../memory/accounts.ts"
+import { CredentialsRepoMemory } from "../memory/credentials.ts"
+import { WalletRepoMemory } from "../memory/wallet.ts"
+import { product } from "../product.ts"
+import { AccountsRepoSql, ApplicationsRepoSql } from "../sql/accounts.ts"
+import { CredentialsRepoSql } from "../sql/credentials.ts"
+import { migration as accounts } from "../sql/migrations/accounts/0001_accounts.ts"
+import { migration as unpausedAt } from "../sql/migrations/accounts/0002_application_unpaused_at.ts"
+import { WalletRepoSql } from "../sql/wallet.ts"
+
+export const accountsProduct = product({
+  name: "accounts",
+  memory: Layer.mergeAll(AccountsRepoMemory, ApplicationsRepoMemory, CredentialsRepoMemory, WalletRepoMemory),
+  sql: Layer.mergeAll(AccountsRepoSql, ApplicationsRepoSql, CredentialsRepoSql, WalletRepoSql),
+  migrations: [accounts, unpausedAt],
+  operations: accountOperations,
+})

@@ -1,0 +1,82 @@
+/**
+ * What every product shares: the transactor, rate-limit windows, idempotency records, the outbox, job
+ * leases, the platform secret; the retention job; `GET /openapi.json` is added by the platform itself.
+ */
+import { Clock, Effect, Layer, Option } from "effect"
+import { Idempotency, RateLimit, Retention } from "../../core/limits.ts"
+import type { Job } from "../../core/shared/job.ts"
+import { IdempotencyRepo } from "../../ports/store/idempotency.ts"
+import { JobsRepo } from "../../ports/store/jobs.ts"
+import { RateLimitRepo } from "../../ports/store/rate-limit.ts"
+import { clockSimulatorRoutes } from "../http/console-routes.ts"
+import { dueAfterLease, earliest } from "../jobs.ts"
+import { IdempotencyRepoMemory } from "../memory/idempotency.ts"
+import { JobsRepoMemory } from "../memory/jobs.ts"
+import { OutboxRepoMemory } from "../memory/outbox.ts"
+import { MemoryPlatformSecret } from "../memory/platform-secret.ts"
+import { RateLimitRepoMemory } from "../memory/rate-limit.ts"
+import { TransactorMemory } from "../memory/transactor.ts"
+import { product } from "../product.ts"
+import { migration as foundation } from "../sql/migrations/platform/0001_foundation.ts"
+import { migration as platformSecret } from "../sql/migrations/platform/0002_platform_secret.ts"
+import { IdempotencyRepoSql } from "../sql/idempotency.ts"
+import { JobsRepoSql } from "../sql/jobs.ts"
+import { OutboxRepoSql } from "../sql/outbox.ts"
+import { SqlPlatformSecret } from "../sql/platform-secret.ts"
+import { RateLimitRepoSql } from "../sql/rate-limit.ts"
+import { TransactorSql } from "../sql/transactor.ts"
+
+const RetentionJob = "retention"
+
+/** Prunes rate-limit windows two windows after they began and idempotency records a day after they expired. */
+const retention: Effect.Effect<ReadonlyArray<Job>, never, RateLimitRepo | IdempotencyRepo | JobsRepo> = Effect.gen(
+  function* () {
+    const leases = yield* JobsRepo
+    const windows = yield* RateLimitRepo
+    const idempotency = yield* IdempotencyRepo
+    const job: Job = {
+      name: RetentionJob,
+      nextDue: Effect.flatMap(
+        Effect.all([windows.oldestWindow, idempotency.earliestExpiry]),
+        ([window, expiry]) =>
+          dueAfterLease(
+            RetentionJob,
+            earliest(
+              Option.map(window, (at) => at + 2 * RateLimit.windowMs + 1),
+              Option.map(expiry, (at) => at + Idempotency.ttlMs),
+            ),
+          ).pipe(Effect.provideService(JobsRepo, leases)),
+      ),
+      run: Effect.gen(function* () {
+        const now = yield* Clock.currentTimeMillis
+        if (!(yield* leases.claim(RetentionJob, now, now + Retention.intervalMs))) return
+        yield* windows.prune(now - 2 * RateLimit.windowMs)
+        yield* idempotency.prune(now - Idempotency.ttlMs)
+      }),
+    }
+    return [job]
+  },
+)
+
+export const platformProduct = product({
+  name: "platform",
+  memory: Layer.mergeAll(
+    TransactorMemory,
+    RateLimitRepoMemory,
+    IdempotencyRepoMemory,
+    OutboxRepoMemory,
+    JobsRepoMemory,
+    MemoryPlatformSecret,
+  ),
+  sql: Layer.mergeAll(
+    TransactorSql,
+    RateLimitRepoSql,
+    IdempotencyRepoSql,
+    OutboxRepoSql,
+    JobsRepoSql,
+    SqlPlatformSecret,
+  ),
+  migrations: [foundation, platformSecret],
+  routes: clockSimulatorRoutes,
+  jobs: retention,
+})

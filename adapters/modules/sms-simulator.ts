@@ -1,0 +1,19 @@
+/**
+ * The SMS simulator's log (DECISIONS 2): its own table or memory, wired only while `SMS_PROVIDER` is
+ * `simulator`, so a production store holds none of it. The gateway that writes it is chosen with the SMS
+ * provider (adapters/platform.ts).
+ */
+import { smsSimulatorRoutes } from "../http/console-routes.ts"
+import { SimulatedSmsRepoMemory } from "../memory/simulator.ts"
+import { product } from "../product.ts"
+import { migration as simSms } from "../sql/migrations/sms-simulator/0001_sim_sms.ts"
+import { SimulatedSmsRepoSql } from "../sql/simulator.ts"
+
+export const smsSimulatorProduct = product({
+  name: "sms-simulator",
+  selected: (settings) => settings.smsProvider === "simulator",
+  memory: SimulatedSmsRepoMemory,
+  sql: SimulatedSmsRepoSql,
+  migrations: [simSms],
+  routes: () => smsSimulatorRoutes,
+})

@@ -1,0 +1,59 @@
+/** Verify: its repositories, migrations, the Verify service, its operations and the sweep of expired codes. */
+import { Effect, Layer, Option } from "effect"
+import { VerifyLimits } from "../../core/limits.ts"
+import type { Job } from "../../core/shared/job.ts"
+import { verifyOperations } from "../../core/verify/operations.ts"
+import { SweepJob, Verify } from "../../core/verify/service.ts"
+import { JobsRepo } from "../../ports/store/jobs.ts"
+import { VerificationsRepo } from "../../ports/store/verify.ts"
+import { dueAfterLease } from "../jobs.ts"
+import {
+  SandboxDestinationsRepoMemory,
+  VerificationsRepoMemory,
+  VerifySendsRepoMemory,
+  VerifySettingsRepoMemory,
+} from "../memory/verify.ts"
+import { product } from "../product.ts"
+import { migration as verify } from "../sql/migrations/verify/0001_verify.ts"
+import {
+  SandboxDestinationsRepoSql,
+  VerificationsRepoSql,
+  VerifySendsRepoSql,
+  VerifySettingsRepoSql,
+} from "../sql/verify.ts"
+
+/** A pending code is swept once it is `sweepGraceMs` past its expiry. */
+const sweep: Effect.Effect<ReadonlyArray<Job>, never, Verify | JobsRepo | VerificationsRepo> = Effect.gen(
+  function* () {
+    const service = yield* Verify
+    const leases = yield* JobsRepo
+    const verifications = yield* VerificationsRepo
+    const job: Job = {
+      name: SweepJob,
+      nextDue: Effect.flatMap(
+        verifications.earliestPendingExpiry,
+        (expiry) =>
+          dueAfterLease(SweepJob, Option.map(expiry, (at) => at + VerifyLimits.sweepGraceMs)).pipe(
+            Effect.provideService(JobsRepo, leases),
+          ),
+      ),
+      run: Effect.asVoid(service.sweep(leases.claim)),
+    }
+    return [job]
+  },
+)
+
+export const verifyProduct = product({
+  name: "verify",
+  memory: Layer.mergeAll(
+    VerificationsRepoMemory,
+    VerifySendsRepoMemory,
+    VerifySettingsRepoMemory,
+    SandboxDestinationsRepoMemory,
+  ),
+  sql: Layer.mergeAll(VerificationsRepoSql, VerifySendsRepoSql, VerifySettingsRepoSql, SandboxDestinationsRepoSql),
+  migrations: [verify],
+  services: () => Verify.Default,
+  operations: verifyOperations,
+  jobs: sweep,
+})

@@ -18,11 +18,14 @@ import type { Route } from "./http/operation.ts"
 import { routesOf } from "./http/operation-routes.ts"
 import { type CallerAddress, directWebHandler, webHandler } from "./http/web.ts"
 import { jobLoop, jobLoopOf, type Jobs } from "./jobs.ts"
+import type { AnyOperation } from "../core/pipeline/operation.ts"
+import type { AnyProduct } from "./product.ts"
 import {
   jobsLayerOf,
   memoryStoreOf,
   operationsOf,
   productRoutesOf,
+  products,
   type ProductServices,
   selectedProducts,
   servicesOf,
@@ -38,8 +41,7 @@ import { WebhookJob } from "./webhooks/job.ts"
  * The store of the selected products: PostgreSQL when `DATABASE_URL` is set, else PGlite at `PGLITE_DIR`;
  * `memory` for tests and benchmarks.
  */
-export const storeLayer = (settings: Settings) => {
-  const list = selectedProducts(settings)
+export const storeLayer = (settings: Settings, list: ReadonlyArray<AnyProduct> = selectedProducts(settings)) => {
   if (settings.store === "memory") return memoryStoreOf(list)
   return Option.match(settings.databaseUrl, {
     onSome: (url) => PgStoreLive(url, list),
@@ -80,9 +82,9 @@ export const portsLayer = <A, S = SmsGateway>(
   >
 }
 
-export const platformLayer = (settings: Settings) => {
-  const list = selectedProducts(settings)
-  const services = servicesOf(list, settings, portsLayer(settings, storeLayer(settings)))
+export const platformLayer = (settings: Settings, all: ReadonlyArray<AnyProduct> = products) => {
+  const list = selectedProducts(settings, all)
+  const services = servicesOf(list, settings, portsLayer(settings, storeLayer(settings, list)))
   return Layer.provideMerge(jobsLayerOf(list), services).pipe(Layer.orDie) as Layer.Layer<
     Store | ProductServices | Jobs | PlatformConfig | Secrets | SmsGateway
   >
@@ -94,18 +96,20 @@ export type PlatformServices = Layer.Layer.Success<ReturnType<typeof platformLay
 export const declaredOperations = operationsOf()
 
 /** `GET /openapi.json`: the document of the declared operations, made once. */
-const openApiRoute: Route<never> = (() => {
-  const document = openApiDocument(declaredOperations)
+const openApiRoute = (operations: ReadonlyArray<AnyOperation>): Route<never> => {
+  const document = openApiDocument(operations)
   return { method: "GET", path: "/openapi.json", handler: () => Effect.succeed({ status: 200, body: document }) }
-})()
+}
 
 /** The route table, built once in the platform's runtime (some routes hold their services from the start). */
 export const routes = (
   settings: Settings,
+  all: ReadonlyArray<AnyProduct> = products,
 ): Effect.Effect<ReadonlyArray<Route<PlatformServices>>, never, PlatformServices> => {
-  const list = selectedProducts(settings)
-  return Effect.map(routesOf(operationsOf(list)), (declared) => [
-    openApiRoute,
+  const list = selectedProducts(settings, all)
+  const operations = operationsOf(list)
+  return Effect.map(routesOf(operations), (declared) => [
+    openApiRoute(operations),
     ...declared,
     ...productRoutesOf(list, settings),
   ])
@@ -141,10 +145,12 @@ export interface PlatformOptions {
    * a fresh demo key pair when the store already holds the demo account (`npm start -- --demo`).
    */
   readonly demo?: boolean | "reissue"
+  /** The products to fold (default: adapters/products.ts `products`); a test may add one of its own. */
+  readonly products?: ReadonlyArray<AnyProduct>
 }
 
 export const makePlatform = async (settings: Settings, options: PlatformOptions = {}): Promise<Platform> => {
-  const runtime = ManagedRuntime.make(platformLayer(settings))
+  const runtime = ManagedRuntime.make(platformLayer(settings, options.products))
   await runtime.runPromise(Effect.void)
   const demo = options.demo === false || settings.smsProvider !== "simulator" ? undefined : await runtime.runPromise(
     Effect.flatMap(
@@ -154,7 +160,7 @@ export const makePlatform = async (settings: Settings, options: PlatformOptions 
   )
   const loop = options.jobs === false ? undefined : runtime.runFork(jobLoop())
   const webhookLoop = options.jobs === false ? undefined : runtime.runFork(jobLoopOf(WebhookJob, "200 millis"))
-  const dispatch = makeDispatcher(runtime, await runtime.runPromise(routes(settings)), {
+  const dispatch = makeDispatcher(runtime, await runtime.runPromise(routes(settings, options.products)), {
     trustedProxies: parseTrustedProxies(settings.trustedProxies),
     allowedOrigins: settings.allowedOrigins,
   })

@@ -36,8 +36,10 @@ export type Store = RepositoriesOf<typeof products>
 export type ProductServices = ServicesOf<typeof products>
 
 /** The products wired with these settings (a simulator only while it is selected). */
-export const selectedProducts = (settings: Settings): ReadonlyArray<AnyProduct> =>
-  products.filter((p: AnyProduct) => p.selected?.(settings) ?? true)
+export const selectedProducts = (
+  settings: Settings,
+  list: ReadonlyArray<AnyProduct> = products,
+): ReadonlyArray<AnyProduct> => list.filter((p: AnyProduct) => p.selected?.(settings) ?? true)
 
 const merged = <A>(layers: ReadonlyArray<Layer.Layer<A, never, any>>): Layer.Layer<A, never, any> =>
   layers.length === 0 ? (Layer.empty as any) : Layer.mergeAll(layers[0], ...layers.slice(1))

@@ -5,6 +5,7 @@
  */
 import { Cause, Context, Duration, Effect, Layer, Option } from "effect"
 import type { Job } from "../core/shared/job.ts"
+import { ClockSimulator } from "../ports/clock-simulator.ts"
 import { JobsRepo } from "../ports/store/jobs.ts"
 import { SimulatedClock } from "./clock/simulated.ts"
 
@@ -91,3 +92,15 @@ export const advanceSimulatedClock = (ms: number) =>
     yield* runDue
     return { now: time.now }
   })
+
+/**
+ * The simulated clock's control for the console (`POST /console/v1/simulator/clock`): built after the jobs
+ * list, since it runs them; only while the clock is simulated.
+ */
+export const ClockSimulatorLive: Layer.Layer<ClockSimulator, never, Jobs | SimulatedClock> = Layer.effect(
+  ClockSimulator,
+  Effect.map(
+    Effect.context<Jobs | SimulatedClock>(),
+    (context) => ({ advance: (ms: number) => Effect.provide(advanceSimulatedClock(ms), context) }),
+  ),
+)

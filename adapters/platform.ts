@@ -17,14 +17,13 @@ import { nodeHandler } from "./http/node.ts"
 import type { Route } from "./http/operation.ts"
 import { routesOf } from "./http/operation-routes.ts"
 import { type CallerAddress, directWebHandler, webHandler } from "./http/web.ts"
-import { jobLoop, jobLoopOf, type Jobs } from "./jobs.ts"
+import { ClockSimulatorLive, jobLoop, jobLoopOf, type Jobs } from "./jobs.ts"
 import type { AnyOperation } from "../core/pipeline/operation.ts"
 import type { AnyProduct } from "./product.ts"
 import {
   jobsLayerOf,
   memoryStoreOf,
   operationsOf,
-  productRoutesOf,
   products,
   type ProductServices,
   selectedProducts,
@@ -85,7 +84,10 @@ export const portsLayer = <A, S = SmsGateway>(
 export const platformLayer = (settings: Settings, all: ReadonlyArray<AnyProduct> = products) => {
   const list = selectedProducts(settings, all)
   const services = servicesOf(list, settings, portsLayer(settings, storeLayer(settings, list)))
-  return Layer.provideMerge(jobsLayerOf(list), services).pipe(Layer.orDie) as Layer.Layer<
+  const withJobs = Layer.provideMerge(jobsLayerOf(list), services)
+  // The simulated clock's control runs the jobs, so it comes after them.
+  const clock = settings.clock === "simulated" ? Layer.provideMerge(ClockSimulatorLive, withJobs) : withJobs
+  return clock.pipe(Layer.orDie) as Layer.Layer<
     Store | ProductServices | Jobs | PlatformConfig | Secrets | SmsGateway
   >
 }
@@ -111,7 +113,6 @@ export const routes = (
   return Effect.map(routesOf(operations), (declared) => [
     openApiRoute(operations),
     ...declared,
-    ...productRoutesOf(list, settings),
   ])
 }
 

@@ -7,7 +7,6 @@ import type { Effect, Layer } from "effect"
 import type { AnyOperation } from "../core/pipeline/operation.ts"
 import type { Job } from "../core/shared/job.ts"
 import type { Settings } from "./config.ts"
-import type { Route } from "./http/operation.ts"
 import type { MemoryDb } from "./memory/db.ts"
 import type { Migration } from "./sql/migrate.ts"
 
@@ -29,8 +28,6 @@ export interface Product<Repositories = never, Services = never> {
   readonly services?: (settings: Settings) => Layer.Layer<Services, never, any>
   /** Its declared operations (public and console): routes, decoding, OpenAPI and the client come from them. */
   readonly operations?: ReadonlyArray<AnyOperation>
-  /** Routes not declared as operations yet (simulators, the webhook console). */
-  readonly routes?: (settings: Settings) => ReadonlyArray<Route<any>>
   /** Its background jobs, each declaring when it next falls due. */
   readonly jobs?: Effect.Effect<ReadonlyArray<Job>, never, any>
 }

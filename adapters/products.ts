@@ -8,10 +8,10 @@ import type * as SqlClient from "@effect/sql/SqlClient"
 import { Layer } from "effect"
 import type { AnyOperation } from "../core/pipeline/operation.ts"
 import type { Settings } from "./config.ts"
-import type { Route } from "./http/operation.ts"
 import { jobsOf } from "./jobs.ts"
 import { MemoryDb } from "./memory/db.ts"
 import { accountsProduct } from "./modules/accounts.ts"
+import { clockSimulatorProduct } from "./modules/clock-simulator.ts"
 import { consoleProduct } from "./modules/console.ts"
 import { platformProduct } from "./modules/platform.ts"
 import { smsSimulatorProduct } from "./modules/sms-simulator.ts"
@@ -28,6 +28,7 @@ export const products = [
   consoleProduct,
   webhooksProduct,
   smsSimulatorProduct,
+  clockSimulatorProduct,
 ] as const
 
 /** Everything a store provides: every product's repositories. */
@@ -80,7 +81,3 @@ export const jobsLayerOf = (list: ReadonlyArray<AnyProduct>) => jobsOf(list.flat
 /** Every declared operation of `list`. */
 export const operationsOf = (list: ReadonlyArray<AnyProduct> = products): ReadonlyArray<AnyOperation> =>
   list.flatMap((p) => p.operations ?? [])
-
-/** The routes of `list` not declared as operations yet. */
-export const productRoutesOf = (list: ReadonlyArray<AnyProduct>, settings: Settings): ReadonlyArray<Route<any>> =>
-  list.flatMap((p) => p.routes?.(settings) ?? [])

@@ -76,21 +76,6 @@ export const makeOperations: Effect.Effect<Operations, never, AuthorizeServices>
   }),
 )
 
-/** A console route under `/console/v1`. */
-export const consoleRoute = (
-  method: string,
-  path: string,
-  handler: Parameters<typeof consoleOperation>[0],
-): Route<any> => ({
-  method,
-  path: `/console/v1${path}`,
-  handler: consoleOperation(handler),
-  console: true,
-})
-
-/** A console success body. */
-export const consoleData = (body: unknown) => ({ status: 200, body: { data: body } })
-
 /** A console operation: the operator's token, no rate limit, no idempotency. */
 export const consoleOperation = <R>(
   handler: (req: ApiRequest, params: Params) => Effect.Effect<ApiAnswer, unknown, R>,

@@ -8,7 +8,6 @@ import type { Job } from "../../core/shared/job.ts"
 import { IdempotencyRepo } from "../../ports/store/idempotency.ts"
 import { JobsRepo } from "../../ports/store/jobs.ts"
 import { RateLimitRepo } from "../../ports/store/rate-limit.ts"
-import { clockSimulatorRoutes } from "../http/console-routes.ts"
 import { dueAfterLease, earliest } from "../jobs.ts"
 import { IdempotencyRepoMemory } from "../memory/idempotency.ts"
 import { JobsRepoMemory } from "../memory/jobs.ts"
@@ -77,6 +76,5 @@ export const platformProduct = product({
     SqlPlatformSecret,
   ),
   migrations: [foundation, platformSecret],
-  routes: clockSimulatorRoutes,
   jobs: retention,
 })

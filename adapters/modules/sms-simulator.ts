@@ -3,7 +3,7 @@
  * `simulator`, so a production store holds none of it. The gateway that writes it is chosen with the SMS
  * provider (adapters/platform.ts).
  */
-import { smsSimulatorRoutes } from "../http/console-routes.ts"
+import { smsSimulatorOperations } from "../../core/simulators/operations.ts"
 import { SimulatedSmsRepoMemory } from "../memory/simulator.ts"
 import { product } from "../product.ts"
 import { migration as simSms } from "../sql/migrations/sms-simulator/0001_sim_sms.ts"
@@ -15,5 +15,5 @@ export const smsSimulatorProduct = product({
   memory: SimulatedSmsRepoMemory,
   sql: SimulatedSmsRepoSql,
   migrations: [simSms],
-  routes: () => smsSimulatorRoutes,
+  operations: smsSimulatorOperations,
 })

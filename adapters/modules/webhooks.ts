@@ -2,7 +2,7 @@
 import { Layer } from "effect"
 import { WebhookConsole } from "../../core/webhooks/console.ts"
 import { WebhookDispatcher } from "../../core/webhooks/dispatcher.ts"
-import { webhookRoutes } from "../http/webhook-routes.ts"
+import { webhookOperations, WebhookPolicy } from "../../core/webhooks/operations.ts"
 import { WebhookDeliveriesRepoMemory } from "../memory/webhook-deliveries.ts"
 import { WebhookEndpointsRepoMemory } from "../memory/webhook-endpoints.ts"
 import { product } from "../product.ts"
@@ -20,10 +20,16 @@ export const webhooksProduct = product({
   memory: Layer.mergeAll(WebhookEndpointsRepoMemory, WebhookDeliveriesRepoMemory),
   sql: Layer.mergeAll(WebhookEndpointsRepoSql, WebhookDeliveriesRepoSql),
   migrations: [endpoints, deliveries],
-  services: () =>
+  services: (settings) =>
     Layer.mergeAll(WebhookDispatcher.Default, WebhookConsole.Default).pipe(
-      Layer.provideMerge(Layer.merge(FetchWebhookTransport, WebhookSignerLive)),
+      Layer.provideMerge(
+        Layer.mergeAll(
+          FetchWebhookTransport,
+          WebhookSignerLive,
+          Layer.succeed(WebhookPolicy, { allowPrivate: settings.webhookAllowPrivate }),
+        ),
+      ),
     ),
-  routes: () => webhookRoutes,
+  operations: webhookOperations,
   jobs: Effect.map(webhookJob, (job) => [job]),
 })

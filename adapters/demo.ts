@@ -4,6 +4,8 @@
  */
 import { Clock, Effect, Option } from "effect"
 import { Console } from "../core/console/service.ts"
+import { VerifyConsole } from "../core/verify/console.ts"
+import { WalletConsole } from "../core/wallet/console.ts"
 import { AccountsRepo, ApplicationsRepo } from "../ports/store/accounts.ts"
 import { JobsRepo } from "../ports/store/jobs.ts"
 
@@ -51,10 +53,10 @@ export const seedDemo = Effect.gen(function* () {
   const c = yield* Console
   const account = yield* c.createAccount({ name: "Demo" })
   const app = yield* c.createApplication(account.id, { name: "Demo app", approved: true, external_id: DemoExternalId })
-  yield* c.creditWallet(account.id, { amount_halalas: DemoBalanceHalalas })
+  yield* (yield* WalletConsole).creditWallet(account.id, { amount_halalas: DemoBalanceHalalas })
   const live = yield* c.createKey(app.id, { mode: "live" })
   const test = yield* c.createKey(app.id, { mode: "test" })
-  yield* c.addSandboxDestination(account.id, { to: DemoProvenDestination })
+  yield* (yield* VerifyConsole).addSandboxDestination(account.id, { to: DemoProvenDestination })
   const demo: Demo = {
     accountId: account.id,
     applicationId: app.id,

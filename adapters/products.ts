@@ -12,7 +12,6 @@ import { jobsOf } from "./jobs.ts"
 import { MemoryDb } from "./memory/db.ts"
 import { accountsProduct } from "./modules/accounts.ts"
 import { clockSimulatorProduct } from "./modules/clock-simulator.ts"
-import { consoleProduct } from "./modules/console.ts"
 import { platformProduct } from "./modules/platform.ts"
 import { smsSimulatorProduct } from "./modules/sms-simulator.ts"
 import { verifyProduct } from "./modules/verify.ts"
@@ -25,7 +24,6 @@ export const products = [
   platformProduct,
   accountsProduct,
   verifyProduct,
-  consoleProduct,
   webhooksProduct,
   smsSimulatorProduct,
   clockSimulatorProduct,

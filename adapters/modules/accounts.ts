@@ -1,6 +1,13 @@
-/** Accounts, applications, keys and tokens, the wallet: repositories, migrations and account operations. */
+/**
+ * Accounts, applications, keys and tokens, the wallet: repositories, migrations, the account API's operations
+ * and the console's (the operator's accounts and keys, wallet credits).
+ */
 import { Layer } from "effect"
 import { accountOperations } from "../../core/accounts/operations.ts"
+import { consoleOperations } from "../../core/console/operations.ts"
+import { Console } from "../../core/console/service.ts"
+import { WalletConsole } from "../../core/wallet/console.ts"
+import { walletConsoleOperations } from "../../core/wallet/operations.ts"
 import { AccountsRepoMemory, ApplicationsRepoMemory } from "../memory/accounts.ts"
 import { CredentialsRepoMemory } from "../memory/credentials.ts"
 import { WalletRepoMemory } from "../memory/wallet.ts"
@@ -16,5 +23,7 @@ export const accountsProduct = product({
   memory: Layer.mergeAll(AccountsRepoMemory, ApplicationsRepoMemory, CredentialsRepoMemory, WalletRepoMemory),
   sql: Layer.mergeAll(AccountsRepoSql, ApplicationsRepoSql, CredentialsRepoSql, WalletRepoSql),
   migrations: [accounts, unpausedAt],
-  operations: accountOperations,
+  // The operator's console for accounts and keys, and the wallet's credit.
+  services: () => Layer.provideMerge(WalletConsole.Default, Console.Default),
+  operations: [...accountOperations, ...consoleOperations, ...walletConsoleOperations],
 })

@@ -2,6 +2,8 @@
 import { Effect, Layer, Option } from "effect"
 import { VerifyLimits } from "../../core/limits.ts"
 import type { Job } from "../../core/shared/job.ts"
+import { VerifyConsole } from "../../core/verify/console.ts"
+import { verifyConsoleOperations } from "../../core/verify/console-operations.ts"
 import { verifyOperations } from "../../core/verify/operations.ts"
 import { SweepJob, Verify } from "../../core/verify/service.ts"
 import { JobsRepo } from "../../ports/store/jobs.ts"
@@ -53,7 +55,7 @@ export const verifyProduct = product({
   ),
   sql: Layer.mergeAll(VerificationsRepoSql, VerifySendsRepoSql, VerifySettingsRepoSql, SandboxDestinationsRepoSql),
   migrations: [verify],
-  services: () => Verify.Default,
-  operations: verifyOperations,
+  services: () => Layer.provideMerge(VerifyConsole.Default, Verify.Default),
+  operations: [...verifyOperations, ...verifyConsoleOperations],
   jobs: sweep,
 })

@@ -9,9 +9,13 @@ import { type AnyOperation, operation, type Parameter, type RawInput } from "../
 import { Access, Scope } from "../shared/scope.ts"
 import { Console } from "./service.ts"
 
-const console = { _tag: "Console" } as const
-const created = { status: 201, envelope: "data" } as const
-const done = { status: 200, envelope: "data" } as const
+/** The console's caller and answers, for every product's console operations. */
+export const consoleCaller = { _tag: "Console" } as const
+export const consoleCreated = { status: 201, envelope: "data" } as const
+export const consoleDone = { status: 200, envelope: "data" } as const
+const console = consoleCaller
+const created = consoleCreated
+const done = consoleDone
 
 const pathParameter = (name: string, description: string): Parameter => ({
   name,
@@ -20,8 +24,8 @@ const pathParameter = (name: string, description: string): Parameter => ({
   schema: Schema.UUID,
   required: true,
 })
-const accountParameter = pathParameter("account", "The account id")
-const applicationParameter = pathParameter("application", "The application id")
+export const accountParameter = pathParameter("account", "The account id")
+export const applicationParameter = pathParameter("application", "The application id")
 
 const Name = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(FieldLimits.maxNameLength))
 
@@ -58,39 +62,10 @@ export const NewKeyOutput = Schema.Struct({
   app_name: Schema.optional(Schema.String),
 }).annotations({ identifier: "NewKey" })
 
-const GuardSettings = Schema.Struct({
-  enabled: Schema.Boolean,
-  min_sends: Schema.Int,
-  min_verified_percent: Schema.Number,
-})
-
-export const VerifySettingsOutput = Schema.Struct({
-  code_length: Schema.Int,
-  code_lifetime_minutes: Schema.Int,
-  max_attempts: Schema.Int,
-  hourly_cap_per_destination: Schema.Int,
-  max_per_ip_per_hour: Schema.Int,
-  daily_spend_cap_halalas: Schema.NullOr(Schema.Int),
-  guard: GuardSettings,
-}).annotations({ identifier: "VerifySettings" })
-
-export const WalletOutput = Schema.Struct({
-  balance_halalas: Schema.Int,
-  state: Schema.Literal("ok", "low", "out"),
-  codes_left: Schema.Int,
-  month_spend_halalas: Schema.Int,
-  month_projection_halalas: Schema.Int,
-  days_left: Schema.NullOr(Schema.Int),
-  low_balance_alert_halalas: Schema.Int,
-  auto_topup: Schema.Struct({ enabled: Schema.Boolean }),
-  card: Schema.NullOr(Schema.Struct({ brand: Schema.String, last4: Schema.String })),
-  month_by_product: Schema.Record({ key: Schema.String, value: Schema.Int }),
-  last_topup: Schema.NullOr(Schema.Struct({ amount_halalas: Schema.Int, at: Schema.String })),
-}).annotations({ identifier: "Wallet" })
-
 /** The console reads its own fields from the raw request. */
-const raw = (r: RawInput) => Either.right(r)
-const body = (r: RawInput) => r.body ?? {}
+export const raw = (r: RawInput) => Either.right(r)
+/** The body as a JSON object (an empty body reads as `{}`). */
+export const body = (r: RawInput) => r.body ?? {}
 
 export const consoleOperations = [
   operation({
@@ -228,53 +203,5 @@ export const consoleOperations = [
     idempotent: false,
     service: Console,
     run: (c, _, r) => c.revokeKey(r.params.key),
-  }),
-  operation({
-    name: "console.verify_settings.put",
-    summary: "Sets an application's Verify settings; answers the whole settings.",
-    method: "PUT",
-    path: "/console/v1/applications/{application}/verify-settings",
-    caller: console,
-    answer: done,
-    parameters: [applicationParameter],
-    body: Schema.partial(VerifySettingsOutput),
-    decode: raw,
-    output: VerifySettingsOutput,
-    errors: [NotFound],
-    idempotent: false,
-    service: Console,
-    run: (c, _, r) => c.putVerifySettings(r.params.application, body(r)),
-  }),
-  operation({
-    name: "console.sandbox_destinations.add",
-    summary: "Adds a destination to the account's proven list (what test keys may send to).",
-    method: "POST",
-    path: "/console/v1/accounts/{account}/sandbox-destinations",
-    caller: console,
-    answer: created,
-    parameters: [accountParameter],
-    body: Schema.Struct({ to: Schema.String }),
-    decode: raw,
-    output: Schema.Struct({ to: Schema.String }),
-    errors: [NotFound],
-    idempotent: false,
-    service: Console,
-    run: (c, _, r) => c.addSandboxDestination(r.params.account, body(r)),
-  }),
-  operation({
-    name: "console.wallet.credit",
-    summary: "Credits an account's wallet; answers the wallet read of the account API.",
-    method: "POST",
-    path: "/console/v1/accounts/{account}/wallet/credit",
-    caller: console,
-    answer: done,
-    parameters: [accountParameter],
-    body: Schema.Struct({ amount_halalas: Schema.Int.pipe(Schema.between(1, FieldLimits.maxCreditHalalas)) }),
-    decode: raw,
-    output: WalletOutput,
-    errors: [NotFound],
-    idempotent: false,
-    service: Console,
-    run: (c, _, r) => c.creditWallet(r.params.account, body(r)),
   }),
 ] as const satisfies ReadonlyArray<AnyOperation>

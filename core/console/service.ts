@@ -2,12 +2,9 @@
 import { Clock, Effect, Either, Option, Schema } from "effect"
 import { AccountsRepo, ApplicationsRepo } from "../../ports/store/accounts.ts"
 import { CredentialsRepo } from "../../ports/store/credentials.ts"
-import { Transactor } from "../../ports/store/transactor.ts"
-import { SandboxDestinationsRepo, VerifySettingsRepo } from "../../ports/store/verify.ts"
-import { WalletRepo } from "../../ports/store/wallet.ts"
 import { Secrets } from "../../ports/secrets.ts"
 import type { Account, Application } from "../accounts/model.ts"
-import { InvalidRequest, notFound } from "../errors.ts"
+import { notFound } from "../errors.ts"
 import type { Credential } from "../keys/model.ts"
 import { Fields as FieldLimits } from "../limits.ts"
 import type { Json } from "../shared/json.ts"
@@ -16,11 +13,7 @@ import { isUuid } from "../shared/brands.ts"
 import { FieldReader } from "../shared/fields.ts"
 import { formatIpRange, parseIpRange } from "../shared/ip.ts"
 import { generateCredential, type KeyMode } from "../shared/key-mode.ts"
-import { parseSaudiMobile } from "../shared/phone.ts"
 import { Access, ConnectedAppScopes, Scope } from "../shared/scope.ts"
-import { updateSettings } from "../verify/settings.ts"
-import { Verify } from "../verify/service.ts"
-import { readWallet } from "../wallet/read.ts"
 import { accountJson, applicationJson, newKeyJson } from "./render.ts"
 import { untracedStacks } from "../shared/tracing.ts"
 
@@ -31,15 +24,10 @@ const failIfRefused = (fields: FieldReader) => (fields.error ? Effect.fail(field
 
 export class Console extends Effect.Service<Console>()("core/Console", {
   effect: Effect.gen(function* () {
-    const tx = yield* Transactor
     const accounts = yield* AccountsRepo
     const apps = yield* ApplicationsRepo
     const credentials = yield* CredentialsRepo
-    const settings = yield* VerifySettingsRepo
-    const sandbox = yield* SandboxDestinationsRepo
-    const wallet = yield* WalletRepo
     const secrets = yield* Secrets
-    const verify = yield* Verify
 
     const account = (id: string) =>
       Effect.flatMap(
@@ -243,48 +231,6 @@ export class Console extends Effect.Service<Console>()("core/Console", {
       return { id: revoked.value.id, revoked: true as const }
     })
 
-    const putVerifySettings = Effect.fn("Console.putVerifySettings", untracedStacks)(
-      function* (applicationId: string, body: Json) {
-        const app = yield* application(applicationId)
-        return yield* tx.withTransaction(Effect.gen(function* () {
-          const next = yield* updateSettings(yield* verify.settingsOf(app), body)
-          yield* settings.put(app.id, next)
-          return next
-        }))
-      },
-    )
-
-    const addSandboxDestination = Effect.fn("Console.addSandboxDestination", untracedStacks)(
-      function* (accountId: string, body: Json) {
-        const owner = yield* account(accountId)
-        const to = typeof body.to === "string" ? parseSaudiMobile(body.to) : Option.none()
-        if (Option.isNone(to)) {
-          return yield* new InvalidRequest({
-            message: "`to` must be a Saudi mobile number.",
-            fields: { to: "invalid" },
-          })
-        }
-        yield* sandbox.add(owner.id, to.value)
-        return { to: to.value }
-      },
-    )
-
-    const creditWallet = Effect.fn("Console.creditWallet", untracedStacks)(function* (accountId: string, body: Json) {
-      const owner = yield* account(accountId)
-      const f = new FieldReader(body)
-      const amount = f.integer("amount_halalas", { required: true, min: 1, max: FieldLimits.maxCreditHalalas })
-      yield* failIfRefused(f)
-      yield* wallet.add({
-        accountId: owner.id,
-        kind: "credit",
-        amountHalalas: amount!,
-        product: null,
-        reference: "console",
-        at: yield* Clock.currentTimeMillis,
-      })
-      return yield* readWallet(owner.id)
-    })
-
     return {
       account,
       application,
@@ -296,9 +242,6 @@ export class Console extends Effect.Service<Console>()("core/Console", {
       createConnectedAppKey,
       createAccountToken,
       revokeKey,
-      putVerifySettings,
-      addSandboxDestination,
-      creditWallet,
     } as const
   }),
 }) {}

@@ -4,6 +4,7 @@
  * insufficient_credits (step 6); then the send (step 7). Each test builds a situation where two gates
  * fail at once, asserts the earlier one answers, then lifts it and asserts the later one answers.
  */
+import { VerifyConsole } from "../../core/verify/console.ts"
 import { describe, expect } from "@effect/vitest"
 import { Effect } from "effect"
 import { unpauseApplication } from "../../core/accounts/unpause.ts"
@@ -17,7 +18,7 @@ const keyOn = (applicationId: string, mode: "live" | "test") =>
   Effect.flatMap(Effect.flatMap(Console, (c) => c.createKey(applicationId, { mode })), (k) => principalOf(k.key))
 
 const putSettings = (applicationId: string, body: Record<string, unknown>) =>
-  Effect.flatMap(Console, (c) => c.putVerifySettings(applicationId, body))
+  Effect.flatMap(VerifyConsole, (c) => c.putVerifySettings(applicationId, body))
 
 describe("sandbox_unverified_destination before sandbox_quota_exceeded", () => {
   platformTest("quota used up and the number unproven: sandbox_unverified_destination", function* () {
@@ -36,7 +37,7 @@ describe("sandbox_unverified_destination before rate_limited", () => {
       yield* start(live.p, to)
       const test = yield* keyOn(live.applicationId, "test")
       expect(yield* Effect.flip(start(test, to))).toMatchObject({ _tag: "sandbox_unverified_destination" })
-      yield* Effect.flatMap(Console, (c) => c.addSandboxDestination(live.accountId, { to }))
+      yield* Effect.flatMap(VerifyConsole, (c) => c.addSandboxDestination(live.accountId, { to }))
       expect(yield* Effect.flip(start(test, to))).toMatchObject({ _tag: "rate_limited" })
     },
   )

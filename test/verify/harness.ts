@@ -3,6 +3,8 @@
  * adapters/platform.ts (memory store, node-crypto secrets, SMS simulator, Verify, Console), plus a
  * switch that makes the simulated network refuse every text (to refuse a resend).
  */
+import { VerifyConsole } from "../../core/verify/console.ts"
+import { WalletConsole } from "../../core/wallet/console.ts"
 import { it } from "@effect/vitest"
 import { Context, Effect, Either, Layer, Option, type TestServices } from "effect"
 import type { YieldWrap } from "effect/Utils"
@@ -130,10 +132,10 @@ export const setup = (opts: SetupOptions = {}) =>
     const account = yield* c.createAccount({ name: "Merchant" })
     const app = yield* c.createApplication(account.id, { name: "Shop", approved: true })
     const balance = opts.balance ?? 10_000
-    if (balance > 0) yield* c.creditWallet(account.id, { amount_halalas: balance })
+    if (balance > 0) yield* (yield* WalletConsole).creditWallet(account.id, { amount_halalas: balance })
     const key = yield* c.createKey(app.id, { mode: opts.mode ?? "live" })
-    if (opts.settings) yield* c.putVerifySettings(app.id, opts.settings)
-    for (const to of opts.proven ?? []) yield* c.addSandboxDestination(account.id, { to })
+    if (opts.settings) yield* (yield* VerifyConsole).putVerifySettings(app.id, opts.settings)
+    for (const to of opts.proven ?? []) yield* (yield* VerifyConsole).addSandboxDestination(account.id, { to })
     const p = yield* principalOf(key.key)
     return {
       accountId: account.id as AccountId,

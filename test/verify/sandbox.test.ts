@@ -2,6 +2,7 @@
  * The sandbox (spec Sections 5, 7 and 8, DECISIONS 2 and 3): test keys send only to the account's proven
  * list, at most 10 starts per application for its lifetime, free, stamped `[TEST]`, mode `test`.
  */
+import { VerifyConsole } from "../../core/verify/console.ts"
 import { describe, expect } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
 import { Console } from "../../core/console/service.ts"
@@ -27,7 +28,7 @@ describe("422 sandbox_unverified_destination: a test key sends only to the accou
       const { accountId, p } = yield* setup({ mode: "test" })
       expect(yield* Effect.flip(start(p, "+966551234567"))).toMatchObject({ _tag: "sandbox_unverified_destination" })
       expect(yield* textsTo("+966551234567")).toEqual([])
-      yield* Effect.flatMap(Console, (c) => c.addSandboxDestination(accountId, { to: "055-123 4567" }))
+      yield* Effect.flatMap(VerifyConsole, (c) => c.addSandboxDestination(accountId, { to: "055-123 4567" }))
       expect((yield* start(p, "0551234567")).status).toBe("pending")
     },
   )
@@ -125,7 +126,7 @@ describe("sandbox sends: the SMS text begins with [TEST]; mode is test; the flow
     const c = yield* Console
     const account = yield* c.createAccount({ name: "New" })
     const app = yield* c.createApplication(account.id, { name: "Unapproved" })
-    yield* c.addSandboxDestination(account.id, { to: proven[0] })
+    yield* (yield* VerifyConsole).addSandboxDestination(account.id, { to: proven[0] })
     const key = yield* c.createKey(app.id, { mode: "test" })
     expect((yield* start(yield* principalOf(key.key), proven[0])).status).toBe("pending")
   })

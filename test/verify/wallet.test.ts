@@ -3,6 +3,7 @@
  * resend with live keys, free with test keys, `402 insufficient_credits` before the send, and a send the
  * network refuses rolled back as if never attempted.
  */
+import { WalletConsole } from "../../core/wallet/console.ts"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Option, TestClock } from "effect"
 import * as fc from "fast-check"
@@ -96,7 +97,7 @@ describe("402 insufficient_credits: balance below price; nothing sent; adds mess
       })
       expect(yield* textsTo(to)).toHaveLength(1)
       expect(Option.getOrThrow(yield* storedVerification(v.id))).toEqual(before)
-      yield* Effect.flatMap(Console, (c) => c.creditWallet(accountId, { amount_halalas: 27 }))
+      yield* Effect.flatMap(WalletConsole, (c) => c.creditWallet(accountId, { amount_halalas: 27 }))
       for (let i = 0; i < 3; i++) yield* resend(p, v.id)
       expect(yield* Effect.flip(resend(p, v.id))).toMatchObject({ _tag: "resend_limit_reached" })
     },
@@ -283,7 +284,7 @@ describe("balance = credits - charges + refunds, after any sequence of sends, re
               break
             }
             case "credit":
-              yield* Effect.flatMap(Console, (c) => c.creditWallet(accountId, { amount_halalas: op.amount }))
+              yield* Effect.flatMap(WalletConsole, (c) => c.creditWallet(accountId, { amount_halalas: op.amount }))
               break
             case "wait":
               yield* TestClock.adjust(op.ms)
@@ -305,7 +306,7 @@ describe("balance.low: fires when a charge takes a partner's balance below the t
       const c = yield* Console
       const account = yield* c.createAccount({ name: "Platform", partner: true })
       const app = yield* c.createApplication(account.id, { name: "Merchant", approved: true, external_id: "m-1" })
-      yield* c.creditWallet(account.id, { amount_halalas: balance })
+      yield* (yield* WalletConsole).creditWallet(account.id, { amount_halalas: balance })
       const key = yield* c.createPartnerKey(account.id, { mode: "partner" })
       const p = yield* principalOf(key.key, { application: app.id })
       return { accountId: account.id, p }

@@ -8,7 +8,7 @@ import { deleteIn, memoryTables, setIn } from "../../adapters/memory/db.ts"
 import { dueAfterLease } from "../../adapters/jobs.ts"
 import { product } from "../../adapters/product.ts"
 import type { Migration } from "../../adapters/sql/migrate.ts"
-import { InvalidRequest } from "../../core/errors.ts"
+import { decodeWith } from "../../core/pipeline/decode.ts"
 import { type AnyOperation, operation } from "../../core/pipeline/operation.ts"
 import type { Job } from "../../core/shared/job.ts"
 import { JobsRepo } from "../../ports/store/jobs.ts"
@@ -87,6 +87,8 @@ const createNotes: Migration = {
   ),
 }
 
+const NoteBody = Schema.Struct({ body: Schema.String.pipe(Schema.minLength(1)) })
+const decodeNote = decodeWith(NoteBody)
 const NoteOutput = Schema.Struct({ id: Schema.UUID, body: Schema.String, created_at: Schema.Number })
 const render = (n: Note) => ({ id: n.id, body: n.body, created_at: n.createdAt })
 const console = { _tag: "Console" } as const
@@ -101,13 +103,9 @@ export const notesOperations = [
     caller: console,
     answer: { status: 201, envelope: "data" },
     parameters: [],
-    body: Schema.Struct({ body: Schema.String.pipe(Schema.minLength(1)) }),
-    decode: ({ body }) => {
-      const text = (body as { body?: unknown } | undefined)?.body
-      return typeof text === "string" && text.length > 0 ? Either.right(text) : Either.left(
-        new InvalidRequest({ message: "`body` must be a non-empty string.", fields: { body: "invalid" } }),
-      )
-    },
+    body: NoteBody,
+    // The declared Schema decodes the body: refused fields come back in `fields` and `errors`.
+    decode: ({ body }) => Either.map(decodeNote(body), (b) => b.body),
     output: NoteOutput,
     errors: [],
     idempotent: false,

@@ -1,0 +1,88 @@
+/**
+ * Step 4 from a declared Schema: an operation's input decoded by its Schema, every refused field named in
+ * `fields` (`{ name: message }`) and `errors` (`{ name: code }`), as DECISIONS 10 and 7-15 pin for the
+ * account API and the products. Names are paths (`buyer.vat_number`, `items[2].sku`); codes are `required`
+ * (missing), `unknown` (a field the operation does not take), or the field's own code (a `code` annotation
+ * on its Schema: `Schema.String.annotations({ [ErrorCode]: "too_long" })`), else `invalid`.
+ */
+import { Either, Option, ParseResult, Schema, SchemaAST } from "effect"
+import { InvalidRequest } from "./errors.ts"
+
+/** The annotation naming a field's refusal code. */
+export const ErrorCode: unique symbol = Symbol.for("sa-messaging/ErrorCode")
+
+const nameOf = (path: ReadonlyArray<PropertyKey>): string =>
+  path.reduce<string>(
+    (name, key) => (typeof key === "number" ? `${name}[${key}]` : name === "" ? String(key) : `${name}.${String(key)}`),
+    "",
+  )
+
+/** The code of one issue: its Schema's own, else by kind. */
+const codeOf = (issue: ParseResult.ParseIssue): string => {
+  if (issue._tag === "Missing") return "required"
+  if (issue._tag === "Unexpected") return "unknown"
+  if ("ast" in issue) {
+    const own = SchemaAST.getAnnotation<string>(issue.ast, ErrorCode)
+    if (Option.isSome(own)) return own.value
+  }
+  return "invalid"
+}
+
+/** A field's message: the Schema's own where it has one, else the formatter's sentence. */
+const messageOf = (issue: ParseResult.ParseIssue): string =>
+  issue._tag === "Missing"
+    ? "is required"
+    : issue._tag === "Unexpected"
+    ? "is not a field of this operation"
+    : ParseResult.TreeFormatter.formatIssueSync(issue)
+
+/** Every leaf issue with its path (the formatter's own walk, keeping the issue for its code). */
+const leaves = (
+  issue: ParseResult.ParseIssue,
+  path: ReadonlyArray<PropertyKey>,
+): Array<{ path: ReadonlyArray<PropertyKey>; issue: ParseResult.ParseIssue }> => {
+  switch (issue._tag) {
+    case "Pointer": {
+      const keys = Array.isArray(issue.path) ? issue.path : [issue.path]
+      return leaves(issue.issue, [...path, ...keys])
+    }
+    case "Composite": {
+      const issues: ReadonlyArray<ParseResult.ParseIssue> = Array.isArray(issue.issues)
+        ? issue.issues
+        : [issue.issues as ParseResult.ParseIssue]
+      return issues.flatMap((i) => leaves(i, path))
+    }
+    case "Refinement":
+      // A refinement's own predicate refused the value: the field's code (kept on the refinement's AST).
+      return issue.kind === "Predicate" ? [{ path, issue }] : leaves(issue.issue, path)
+    case "Transformation":
+      return issue.kind === "Transformation" ? [{ path, issue }] : leaves(issue.issue, path)
+    default:
+      return [{ path, issue }]
+  }
+}
+
+/**
+ * A decoder from a Schema: `Right` with the decoded input, or `Left` with one `400 invalid_request` naming
+ * every refused field. `onExcessProperty: "error"` makes a field the operation does not take `unknown`.
+ */
+export const decodeWith = <A, I>(schema: Schema.Schema<A, I>) => {
+  const decode = Schema.decodeUnknownEither(schema, { errors: "all", onExcessProperty: "error" })
+  return (input: unknown): Either.Either<A, InvalidRequest> =>
+    Either.mapLeft(decode(input), (error) => {
+      const fields: Record<string, string> = {}
+      const errors: Record<string, string> = {}
+      for (const { path, issue } of leaves(error.issue, [])) {
+        const name = nameOf(path) || "body"
+        if (name in errors) continue
+        errors[name] = codeOf(issue)
+        fields[name] = messageOf(issue)
+      }
+      const names = Object.keys(errors)
+      return new InvalidRequest({
+        message: names.length === 1 ? `\`${names[0]}\` ${fields[names[0]]}` : `${names.length} fields are refused.`,
+        fields,
+        errors,
+      })
+    })
+}

@@ -191,7 +191,7 @@ export const makeDispatcher = <R, ER>(
 
   /** The answer as it goes out: CORS headers for an allowed origin; no body for HEAD, whatever the answer. */
   const finish = (plain: PlainRequest, res: PlainResponse): PlainResponse => {
-    const headOnly = res.body !== "" && normalizeMethod(plain.method) === "HEAD"
+    const headOnly = res.body !== "" && plain.method.length === 4 && normalizeMethod(plain.method) === "HEAD"
     if (!cors) return headOnly ? { ...res, body: "" } : res
     const origin = allowedOrigin(edge, plain.headers("origin"))
     if (origin === undefined) return headOnly ? { ...res, body: "" } : res

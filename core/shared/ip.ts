@@ -1,5 +1,5 @@
 /**
- * IP addresses and CIDR ranges, for key allowlists.
+ * IP addresses and CIDR ranges, for key allowlists: parsed and written by ipaddr.js, held as integers.
  *
  * - IPv4: strict dotted decimal, four parts 0-255, no leading zeros (`01.2.3.4` is rejected: octal ambiguity).
  * - IPv6: full RFC 4291 text form: eight hex groups, one `::` for one or more zero groups,
@@ -9,6 +9,7 @@
  *   host bits are accepted and masked away (`10.1.2.3/8` is `10.0.0.0/8`).
  */
 import { Option, ParseResult, Schema } from "effect"
+import ipaddr from "ipaddr.js"
 
 export type IpVersion = 4 | 6
 
@@ -28,51 +29,30 @@ export interface IpRange {
 const bitsOf = (version: IpVersion): number => (version === 4 ? 32 : 128)
 const MAPPED_V4 = 0xffffn << 32n // ::ffff:0:0/96
 
-const parseV4Value = (s: string): bigint | undefined => {
-  const parts = s.split(".")
-  if (parts.length !== 4) return undefined
-  let value = 0n
-  for (const part of parts) {
-    if (!/^(?:0|[1-9]\d{0,2})$/.test(part) || Number(part) > 255) return undefined
-    value = (value << 8n) | BigInt(part)
-  }
-  return value
-}
+const valueOf = (bytes: ReadonlyArray<number>): bigint => bytes.reduce((acc, b) => (acc << 8n) | BigInt(b), 0n)
 
-/** Parses `groups` of a side of `::`; an IPv4 tail is allowed only as the very last group when `last`. */
-const parseGroups = (side: string, last: boolean): Array<number> | undefined => {
-  if (side === "") return []
-  const texts = side.split(":")
-  const groups: Array<number> = []
-  for (const [i, text] of texts.entries()) {
-    if (last && i === texts.length - 1 && text.includes(".")) {
-      const v4 = parseV4Value(text)
-      if (v4 === undefined) return undefined
-      groups.push(Number(v4 >> 16n), Number(v4 & 0xffffn))
-    } else if (/^[0-9a-fA-F]{1,4}$/.test(text)) {
-      groups.push(parseInt(text, 16))
-    } else {
-      return undefined
-    }
-  }
-  return groups
-}
+const bytesOf = (value: bigint, count: number): Array<number> =>
+  Array.from({ length: count }, (_, i) => Number((value >> BigInt(8 * (count - 1 - i))) & 0xffn))
 
+/** Strict dotted decimal (ipaddr.js's four-part decimal check: no octal, hex or short forms). */
+const parseV4Value = (s: string): bigint | undefined =>
+  ipaddr.IPv4.isValidFourPartDecimal(s) ? valueOf(ipaddr.IPv4.parse(s).toByteArray()) : undefined
+
+/**
+ * RFC 4291 text forms by ipaddr.js; zone ids and brackets refused. An IPv4 tail is checked as strict dotted
+ * decimal and written as its two groups first: ipaddr.js reads any tail as IPv4-mapped (`::1.2.3.4` as
+ * `::ffff:1.2.3.4`) and accepts leading zeros in it.
+ */
 const parseV6Value = (s: string): bigint | undefined => {
-  const halves = s.split("::")
-  if (halves.length > 2) return undefined
-  let groups: Array<number>
-  if (halves.length === 1) {
-    const all = parseGroups(s, true)
-    if (all === undefined || all.length !== 8) return undefined
-    groups = all
-  } else {
-    const head = parseGroups(halves[0], false)
-    const tail = parseGroups(halves[1], true)
-    if (head === undefined || tail === undefined || head.length + tail.length > 7) return undefined
-    groups = [...head, ...Array<number>(8 - head.length - tail.length).fill(0), ...tail]
+  if (s.includes("%")) return undefined
+  let text = s
+  if (s.includes(".")) {
+    const colon = s.lastIndexOf(":")
+    const tail = parseV4Value(s.slice(colon + 1))
+    if (colon === -1 || tail === undefined) return undefined
+    text = `${s.slice(0, colon + 1)}${(tail >> 16n).toString(16)}:${(tail & 0xffffn).toString(16)}`
   }
-  return groups.reduce((acc, g) => (acc << 16n) | BigInt(g), 0n)
+  return ipaddr.IPv6.isValid(text) ? valueOf(ipaddr.IPv6.parse(text).toByteArray()) : undefined
 }
 
 /** Parses an IPv4 or IPv6 address; IPv4-mapped IPv6 addresses come out as IPv4. */
@@ -119,23 +99,10 @@ export const ipInRange = (ip: Ip, range: IpRange): boolean =>
 export const allowlistAdmits = (list: ReadonlyArray<IpRange>, ip: Ip | undefined): boolean =>
   list.length === 0 || (ip !== undefined && list.some((range) => ipInRange(ip, range)))
 
-const formatV4 = (value: bigint): string =>
-  [24n, 16n, 8n, 0n].map((shift) => String((value >> shift) & 0xffn)).join(".")
+const formatV4 = (value: bigint): string => ipaddr.fromByteArray(bytesOf(value, 4)).toString()
 
-/** RFC 5952: lowercase, no leading zeros, the longest run (first if tied) of two or more zero groups as `::`. */
-const formatV6 = (value: bigint): string => {
-  const groups = [112n, 96n, 80n, 64n, 48n, 32n, 16n, 0n].map((shift) => Number((value >> shift) & 0xffffn))
-  let best = { start: -1, length: 1 }
-  for (let i = 0; i < 8;) {
-    let j = i
-    while (j < 8 && groups[j] === 0) j++
-    if (j - i > best.length) best = { start: i, length: j - i }
-    i = j === i ? i + 1 : j
-  }
-  const hex = (gs: Array<number>) => gs.map((g) => g.toString(16)).join(":")
-  if (best.start === -1) return hex(groups)
-  return `${hex(groups.slice(0, best.start))}::${hex(groups.slice(best.start + best.length))}`
-}
+/** RFC 5952: lowercase, no leading zeros, the longest run of two or more zero groups as `::`. */
+const formatV6 = (value: bigint): string => (ipaddr.fromByteArray(bytesOf(value, 16)) as ipaddr.IPv6).toRFC5952String()
 
 export const formatIp = (ip: Ip): string => (ip.version === 4 ? formatV4(ip.value) : formatV6(ip.value))
 

@@ -19,6 +19,7 @@ import {
 } from "../errors.ts"
 import { type AnyOperation, operation, type Parameter } from "../pipeline/operation.ts"
 import { parseCheck, parseStart } from "./requests.ts"
+import { codePointLength } from "../shared/text.ts"
 import { Verify } from "./service.ts"
 
 const sendGuard = { audience: "application_or_partner", scope: "verify:send" } as const
@@ -53,15 +54,20 @@ export const StartBody = Schema.Struct({
     description:
       "A Saudi mobile number: `+9665XXXXXXXX`, `9665…`, `009665…`, `05…` or `5…`; spaces and hyphens ignored.",
   }),
-  channel: Schema.optional(Schema.NullOr(Schema.Literal("sms"))),
-  reference: Schema.optional(Schema.NullOr(Schema.String.pipe(Schema.maxLength(256)))),
+  channel: Schema.optional(Schema.NullOr(Schema.String)).annotations({ description: "`sms` (the default)" }),
+  reference: Schema.optional(Schema.NullOr(
+    // Characters as the spec counts them: code points (JSON Schema's `maxLength` counts them too).
+    Schema.String.pipe(Schema.filter((r) => codePointLength(r) <= 256, { jsonSchema: { maxLength: 256 } })),
+  )),
   client_ip: Schema.optional(Schema.NullOr(Schema.String)).annotations({ description: "An IPv4 or IPv6 address" }),
   ...partnerApplication,
 }).annotations({ identifier: "VerifyStart" })
 
 export const CheckBody = Schema.Struct({
   id: Schema.String.annotations({ description: "The verification id `start` answered" }),
-  code: Schema.String.annotations({ description: "The digits the person typed (Arabic-Indic digits are read too)" }),
+  code: Schema.String.annotations({
+    description: "The digits the person typed, as a string (Arabic-Indic digits are read too); a number is refused",
+  }),
   ...partnerApplication,
 }).annotations({ identifier: "VerifyCheck" })
 

@@ -3,7 +3,8 @@ import { Either, Option } from "effect"
 import { InvalidDestination, InvalidRequest, UnsupportedChannel } from "../errors.ts"
 import type { SaudiMobile } from "../shared/brands.ts"
 import { formatIp, parseIp } from "../shared/ip.ts"
-import { parseSaudiMobile } from "../shared/phone.ts"
+import { asciiDigits, parseSaudiMobile } from "../shared/phone.ts"
+import { codePointLength } from "../shared/text.ts"
 import type { Json } from "../pipeline/request.ts"
 
 export interface StartInput {
@@ -22,10 +23,14 @@ export const parseStart = (
 ): Either.Either<StartInput, InvalidRequest | UnsupportedChannel | InvalidDestination> => {
   const fields: Record<string, string> = {}
   const { channel, client_ip, reference, to } = body
-  if (typeof to !== "string" || to.trim() === "") fields.to = "required"
+  if (to === undefined || to === null || (typeof to === "string" && to.trim() === "")) fields.to = "required"
+  else if (typeof to !== "string") fields.to = "must be a string"
   if (reference !== undefined && reference !== null) {
     if (typeof reference !== "string") fields.reference = "must be a string"
-    else if (reference.length > maxReferenceLength) fields.reference = `at most ${maxReferenceLength} characters`
+    // Characters as the spec counts them: code points (an emoji is one).
+    else if (reference.length > maxReferenceLength && codePointLength(reference) > maxReferenceLength) {
+      fields.reference = `at most ${maxReferenceLength} characters`
+    }
   }
   let clientIp: string | null = null
   if (client_ip !== undefined && client_ip !== null) {
@@ -46,11 +51,17 @@ export interface CheckInput {
   readonly code: string
 }
 
+/**
+ * `code` must be a JSON string: a number would lose its leading zeros (`019781` sent as `19781` could never
+ * match), so it is refused before an attempt is used. Arabic-Indic and Eastern Arabic-Indic digits are read
+ * as ASCII digits.
+ */
 export const parseCheck = (body: Json): Either.Either<CheckInput, InvalidRequest> => {
   const fields: Record<string, string> = {}
-  if (typeof body.id !== "string" || body.id === "") fields.id = "required"
-  if (typeof body.code !== "string" && typeof body.code !== "number") fields.code = "required"
-  else if (String(body.code) === "") fields.code = "required"
+  const { code, id } = body
+  if (typeof id !== "string" || id === "") fields.id = "required"
+  if (code === undefined || code === null || code === "") fields.code = "required"
+  else if (typeof code !== "string") fields.code = "must be a string of digits"
   if (Object.keys(fields).length > 0) return invalid(fields)
-  return Either.right<CheckInput>({ id: body.id as string, code: String(body.code) })
+  return Either.right<CheckInput>({ id: id as string, code: asciiDigits(code as string) })
 }

@@ -11,7 +11,7 @@ import {
   SaudiMobileFromString,
 } from "../../../core/shared/phone.ts"
 
-/** Nine national digits of a valid SA mobile, generated from the pattern hard-coded in core. */
+/** Nine national digits of a valid SA mobile, generated from the metadata's pattern (core/shared/phone.ts). */
 const nationalMobile = fc.stringMatching(new RegExp(`^(?:${SA_MOBILE_NATIONAL_PATTERN})$`))
 
 /** Inserts random spaces and hyphens between (and around) the characters of `s`. */
@@ -21,7 +21,7 @@ const withSeparators = (s: string) =>
 
 const libIsMobile = (input: string) => parsePhoneNumberFromString(input, "SA")?.getType() === "MOBILE"
 
-describe("the hard-coded pattern is the SA mobile pattern of the installed libphonenumber metadata", () => {
+describe("the pattern tests generate from is the SA mobile pattern of the installed libphonenumber metadata", () => {
   it("equals metadata.max.json countries.SA mobile national number pattern", () => {
     const sa = (metadata as unknown as { countries: Record<string, Array<unknown>> }).countries.SA
     const types = sa[11] as Array<[string, Array<number>]>
@@ -130,10 +130,34 @@ describe("rejected: landlines, wrong lengths, letters, other country codes", () 
         "+971501234567",
         "0096650123456x",
         "\t0501234567",
-        "٠٥٠١٢٣٤٥٦٧",
+        "٠١١٢٣٤٥٦٧٨", // a landline in Arabic-Indic digits
       ]
     ) expect(parseSaudiMobile(bad)).toEqual(Option.none())
   })
+})
+
+describe("digits in Arabic-Indic and Eastern Arabic-Indic forms, Unicode spaces and bidirectional marks are read", () => {
+  it("examples", () => {
+    for (
+      const good of [
+        "٠٥٠١٢٣٤٥٦٧", // Arabic-Indic
+        "۰۵۰۱۲۳۴۵۶۷", // Eastern Arabic-Indic
+        "+٩٦٦٥٠١٢٣٤٥٦٧",
+        "050\u00a0123\u00a04567", // no-break spaces
+        "\u200f050 123 4567\u200e", // right-to-left and left-to-right marks
+        "050\u2011123\u20134567", // a non-breaking hyphen, an en dash
+      ]
+    ) expect(parseSaudiMobile(good), good).toEqual(Option.some("+966501234567"))
+  })
+
+  it.prop(
+    "any valid mobile written with Arabic-Indic digits parses as written with ASCII ones",
+    [nationalMobile],
+    ([n]) => {
+      const arabic = `0${n}`.replace(/\d/g, (d) => String.fromCharCode(0x0660 + Number(d)))
+      expect(parseSaudiMobile(arabic)).toEqual(Option.some(`+966${n}`))
+    },
+  )
 })
 
 describe("SaudiMobileFromString decodes any accepted form and encodes the canonical form", () => {

@@ -28,6 +28,7 @@ export {
   nodeServer,
   type NodeServerOptions,
   nodeServerOptions,
+  stopKeepAlive,
 } from "./adapters/http/node.ts"
 export { makeHttpApp } from "./adapters/http/http-app.ts"
 export * as Errors from "./core/errors.ts"

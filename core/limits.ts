@@ -75,6 +75,8 @@ export const Fields = {
   maxNameLength: 200,
   /** A webhook endpoint's URL. */
   maxUrlLength: 2048,
+  /** An e-mail address (RFC 5321's path limit). */
+  maxEmailLength: 254,
   /** One console wallet credit: at most SAR 100,000,000. */
   maxCreditHalalas: 10_000_000_000,
 } as const

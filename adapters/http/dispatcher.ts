@@ -180,7 +180,7 @@ export const makeDispatcher = <R, ER>(
     const body = carriesBody(method) ? bodyText(plain.body) : ""
     const req = new RequestView(plain, method, path, target.search, body, requestId, edge.trustedProxies)
     const exit = run(route.handler(req, matched.params) as Effect.Effect<ApiAnswer, unknown, R>)
-    const render = (e: Exit.Exit<ApiAnswer, unknown>) => fromExit(e, requestId, logDefect, route.console === true)
+    const render = (e: Exit.Exit<ApiAnswer, unknown>) => fromExit(e, requestId, logDefect, route.withMessage === true)
     return exit instanceof Promise
       ? exit.then(render, (e) => {
         logDefect(requestId, Cause.die(e))

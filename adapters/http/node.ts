@@ -343,9 +343,31 @@ export const listen = (server: Server, port: number, host: string): Promise<numb
     })
   })
 
-/** Stops accepting, lets in-flight requests finish, closes idle keep-alive connections. */
+/**
+ * From now on no connection of `server` is kept alive: the idle ones close at once, a busy one as soon as
+ * its answer is written, and a request that still arrives on an open one is answered with
+ * `Connection: close`. For a server being closed: node:http's `close()` closes only the connections idle at
+ * that moment, so one answering a request then stays open (and the close unfinished) until its keep-alive
+ * timeout. `close` does this; before a framework's own close, call it first (Fastify:
+ * `stopKeepAlive(app.server)`, then `await app.close()`).
+ */
+export const stopKeepAlive = (server: Server): void => {
+  server.prependListener("request", (_req: IncomingMessage, res: ServerResponse) => {
+    if (!res.headersSent) res.setHeader("connection", "close")
+  })
+  server.closeIdleConnections()
+  // node:http tells nobody when a connection turns idle: looked for until the server has closed.
+  const sweep = setInterval(() => server.closeIdleConnections(), 50)
+  sweep.unref()
+  server.once("close", () => clearInterval(sweep))
+}
+
+/**
+ * Stops accepting, lets in-flight requests finish, and closes every keep-alive connection once it is
+ * idle (`stopKeepAlive`); resolves when the last connection has closed.
+ */
 export const close = (server: Server): Promise<void> =>
   new Promise((resolve) => {
     server.close(() => resolve())
-    server.closeIdleConnections()
+    stopKeepAlive(server)
   })

@@ -40,8 +40,8 @@ export const routesOf = (operations: ReadonlyArray<AnyOperation>) =>
         ...(caller._tag === "Key"
           ? { handler: checks.key(caller.guard, withInput) }
           : caller._tag === "Account"
-          ? { handler: checks.account(withInput) }
-          : { handler: consoleOperation((req, params) => withInput(undefined, req, params)), console: true }),
+          ? { handler: checks.account(caller.roles, withInput), withMessage: true }
+          : { handler: consoleOperation((req, params) => withInput(undefined, req, params)), withMessage: true }),
       })
     }
     return routes

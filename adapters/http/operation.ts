@@ -1,6 +1,8 @@
 /** How each kind of route runs the order of checks before its handler. */
 import { Effect } from "effect"
-import { InvalidJson, InvalidRequest, Unauthorized } from "../../core/errors.ts"
+import { InsufficientRole, InvalidJson, InvalidRequest, Unauthorized } from "../../core/errors.ts"
+import { roleNeeds } from "../../core/accounts/callers.ts"
+import type { Role } from "../../core/keys/model.ts"
 import { unstorableFields } from "../../core/shared/text.ts"
 import {
   type AccountPrincipal,
@@ -22,8 +24,8 @@ export interface Route<R> {
   readonly method: string
   readonly path: string
   readonly handler: Handler<R>
-  /** Console routes answer errors with a `message`. */
-  readonly console?: boolean
+  /** Console and account-API routes answer every error with a `message`. */
+  readonly withMessage?: boolean
 }
 
 /**
@@ -47,7 +49,10 @@ export interface Operations {
   /** A key-authenticated operation. */
   readonly key: <R>(guard: Guard, handler: KeyHandler<R>) => Handler<R | Secrets | IdempotencyRepo>
   /** An account-API operation (account token). */
-  readonly account: <R>(handler: AccountHandler<R>) => Handler<R | Secrets | IdempotencyRepo>
+  readonly account: <R>(
+    roles: ReadonlyArray<Role>,
+    handler: AccountHandler<R>,
+  ) => Handler<R | Secrets | IdempotencyRepo>
 }
 
 const unauthorized = new Unauthorized({})
@@ -64,15 +69,24 @@ export const makeOperations: Effect.Effect<Operations, never, AuthorizeServices>
         (p) =>
           p._tag === "Key" ? withIdempotency(req, p.credential.id, handler(p, req, params)) : Effect.fail(unauthorized),
       ),
-    account: (handler) => (req, params) =>
-      authorize(
-        req,
-        accountGuard,
-        (p) =>
-          p._tag === "Account"
-            ? withIdempotency(req, p.credential.id, handler(p, req, params))
-            : Effect.fail(unauthorized),
-      ),
+    account: (roles, handler) => {
+      const refused = new InsufficientRole({
+        message: `This operation is for ${roles.join(" and ")} tokens.`,
+        needs: roleNeeds(roles),
+      })
+      return (req, params) =>
+        authorize(
+          req,
+          accountGuard,
+          (p) =>
+            p._tag !== "Account"
+              ? Effect.fail(unauthorized)
+              // DECISIONS 10: 403 insufficient_role right after the token is recognised.
+              : p.credential.holder === null || !roles.includes(p.credential.holder.role)
+              ? Effect.fail(refused)
+              : withIdempotency(req, p.credential.id, handler(p, req, params)),
+        )
+    },
   }),
 )
 

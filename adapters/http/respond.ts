@@ -34,12 +34,21 @@ export const apiError = (e: ApiError, requestId: string, withMessage = false) =>
   return json(HttpStatus[e._tag], body, requestId, errorHeaders(e))
 }
 
-const defaultMessage = (code: string) =>
-  code === "not_found"
-    ? "No such resource."
-    : code === "unauthorized"
-    ? "A valid token is required."
-    : code.replaceAll("_", " ")
+/** The sentence of an error that carries none of its own (console and account-API answers always have one). */
+const defaultMessages: Readonly<Record<string, string>> = {
+  not_found: "No such resource.",
+  unauthorized: "A valid token is required.",
+  too_many_requests: "Too many requests for this token; wait for the time in Retry-After.",
+  key_expired: "This token has expired.",
+  invalid_json: "The body is not a JSON object.",
+  invalid_request: "The request was refused; see `fields`.",
+  internal_error: "Something went wrong on our side; quote the request id.",
+  idempotency_in_progress: "A request with this Idempotency-Key is still running; retry in a moment.",
+  idempotency_key_reused: "This Idempotency-Key was used for another request.",
+  method_not_allowed: "This path does not take this method.",
+  account_not_active: "The account is not active.",
+}
+const defaultMessage = (code: string) => defaultMessages[code] ?? code.replaceAll("_", " ")
 
 /** A body over `Http.maxBodyBytes`, refused by every host before it is read whole. */
 export const bodyTooLarge = (requestId: string) =>

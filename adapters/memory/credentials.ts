@@ -43,6 +43,13 @@ export const CredentialsRepoMemory = Layer.effect(
         window.set(hash, count)
         return { count, found: contextOf(t, hash) }
       }),
+    holderByEmail: (accountId, email) =>
+      db.read((t) => {
+        const held = [...t.credentials.values()].find((c) =>
+          c.accountId === accountId && c.holder?.email?.toLowerCase() === email.toLowerCase()
+        )
+        return Option.fromNullable(held?.holder?.memberId)
+      }),
     revoke: (id, at) =>
       db.write((t, record) => {
         const current = t.credentials.get(id)

@@ -1,5 +1,5 @@
 import { Effect, Layer, Option } from "effect"
-import type { Credential } from "../../core/keys/model.ts"
+import type { Credential, Role } from "../../core/keys/model.ts"
 import type { AccountId, ApplicationId, KeyId } from "../../core/shared/brands.ts"
 import type { KeyMode } from "../../core/shared/key-mode.ts"
 import type { Access } from "../../core/shared/scope.ts"
@@ -7,8 +7,8 @@ import { CredentialsRepo } from "../../ports/store/credentials.ts"
 import { toAccount, toApplication } from "./accounts.ts"
 import { client, first, json, num, numOrNull, type Row, toJson } from "./rows.ts"
 
-const columns =
-  "id, hash, account_id, application_id, kind, mode, access, app_name, expires_at, ip_allowlist, revoked_at, created_at"
+const columns = "id, hash, account_id, application_id, kind, mode, access, app_name, expires_at, ip_allowlist, " +
+  "revoked_at, created_at, member_id, role, email, manage_contacts"
 
 const toCredential = (row: Row): Credential => ({
   id: row.id as KeyId,
@@ -23,12 +23,18 @@ const toCredential = (row: Row): Credential => ({
   ipAllowlist: json<ReadonlyArray<string>>(row.ip_allowlist),
   revokedAt: numOrNull(row.revoked_at),
   createdAt: num(row.created_at),
+  holder: row.member_id === null || row.member_id === undefined ? null : {
+    memberId: row.member_id,
+    role: row.role as Role,
+    email: row.email ?? null,
+    manageContacts: row.manage_contacts === true,
+  },
 })
 
 /** What authentication reads about a credential: the credential, its account and its own application. */
 const contextColumns = `
     c.id, c.hash, c.account_id, c.application_id, c.kind, c.mode, c.access, c.app_name, c.expires_at,
-    c.ip_allowlist, c.revoked_at, c.created_at,
+    c.ip_allowlist, c.revoked_at, c.created_at, c.member_id, c.role, c.email, c.manage_contacts,
     a.id AS acc_id, a.name AS acc_name, a.sandbox_only AS acc_sandbox_only, a.partner AS acc_partner,
     a.status AS acc_status, a.created_at AS acc_created_at,
     p.id AS ap_id, p.account_id AS ap_account_id, p.name AS ap_name, p.status AS ap_status,
@@ -70,7 +76,9 @@ export const CredentialsRepoSql = Layer.effect(
       insert: (c) =>
         sql`INSERT INTO credentials (${sql.literal(columns)}) VALUES (
           ${c.id}, ${c.hash}, ${c.accountId}, ${c.applicationId}, ${c.kind}, ${c.mode}, ${toJson(c.access)}::jsonb,
-          ${c.appName}, ${c.expiresAt}, ${toJson(c.ipAllowlist)}::jsonb, ${c.revokedAt}, ${c.createdAt}
+          ${c.appName}, ${c.expiresAt}, ${toJson(c.ipAllowlist)}::jsonb, ${c.revokedAt}, ${c.createdAt},
+          ${c.holder?.memberId ?? null}, ${c.holder?.role ?? null}, ${c.holder?.email ?? null},
+          ${c.holder?.manageContacts ?? null}
         )`.pipe(Effect.asVoid, Effect.orDie),
       findByHash: (hash) => sql.unsafe(byHash, [hash]).pipe(Effect.map((rows) => first(rows, toContext)), Effect.orDie),
       present: (hash, windowStart) =>
@@ -81,6 +89,10 @@ export const CredentialsRepoSql = Layer.effect(
           })),
           Effect.orDie,
         ),
+      holderByEmail: (accountId, email) =>
+        sql<{ member_id: string }>`SELECT member_id FROM credentials
+          WHERE account_id = ${accountId} AND kind = 'account_token' AND lower(email) = lower(${email})
+          ORDER BY created_at LIMIT 1`.pipe(Effect.map((rows) => first(rows, (r) => r.member_id)), Effect.orDie),
       // A second revocation keeps the first time.
       revoke: (id, at) =>
         sql`UPDATE credentials SET revoked_at = coalesce(revoked_at, ${at}) WHERE id = ${id}

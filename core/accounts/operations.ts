@@ -10,8 +10,8 @@ import { type AnyOperation, operation } from "../pipeline/operation.ts"
 import { type ApplicationId, isUuid } from "../shared/brands.ts"
 import { readWallet } from "../wallet/read.ts"
 import { unpauseApplication } from "./unpause.ts"
+import { ownerOrAdmin } from "./callers.ts"
 
-const account = { _tag: "Account" } as const
 const done = { status: 200, envelope: "data" } as const
 
 export const accountOperations = [
@@ -20,7 +20,7 @@ export const accountOperations = [
     summary: "Lifts the pause the protection guard set (`paused`); codes go out again. Answers the application.",
     method: "POST",
     path: "/v1/applications/{application}/unpause",
-    caller: account,
+    caller: ownerOrAdmin,
     answer: done,
     parameters: [{
       name: "application",
@@ -48,7 +48,7 @@ export const accountOperations = [
     summary: "The wallet read: balance and state, codes left, the month's spend and projection.",
     method: "GET",
     path: "/v1/account/wallet",
-    caller: account,
+    caller: ownerOrAdmin,
     answer: done,
     parameters: [],
     body: undefined,

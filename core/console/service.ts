@@ -5,11 +5,12 @@ import { CredentialsRepo } from "../../ports/store/credentials.ts"
 import { Secrets } from "../../ports/secrets.ts"
 import type { Account, Application } from "../accounts/model.ts"
 import { notFound } from "../errors.ts"
-import type { Credential } from "../keys/model.ts"
+import { type Credential, type Role, roles, type TokenHolder } from "../keys/model.ts"
 import { Fields as FieldLimits } from "../limits.ts"
 import type { Json } from "../shared/json.ts"
 import type { AccountId, ApplicationId, KeyId } from "../shared/brands.ts"
 import { isUuid } from "../shared/brands.ts"
+import { isEmailAddress } from "../shared/email-address.ts"
 import { FieldReader } from "../shared/fields.ts"
 import { formatIpRange, parseIpRange } from "../shared/ip.ts"
 import { generateCredential, type KeyMode } from "../shared/key-mode.ts"
@@ -136,7 +137,7 @@ export class Console extends Effect.Service<Console>()("core/Console", {
     /** The end of every key's creation: its expiry and IP allowlist, any refusal so far, then the key, shown once. */
     const issueKey = (
       f: FieldReader,
-      shape: Pick<Credential, "accountId" | "applicationId" | "mode" | "access" | "appName">,
+      shape: Pick<Credential, "accountId" | "applicationId" | "mode" | "access" | "appName" | "holder">,
     ) =>
       Effect.gen(function* () {
         const limits = keyLimits(f)
@@ -167,6 +168,7 @@ export class Console extends Effect.Service<Console>()("core/Console", {
         mode: mode as KeyMode,
         access: access!,
         appName: null,
+        holder: null,
       })
     })
 
@@ -188,6 +190,7 @@ export class Console extends Effect.Service<Console>()("core/Console", {
           mode: mode as KeyMode,
           access: "full",
           appName: null,
+          holder: null,
         })
       },
     )
@@ -205,24 +208,49 @@ export class Console extends Effect.Service<Console>()("core/Console", {
           mode: "live",
           access: Either.getOrUndefined(scopes)!,
           appName: appName!,
+          holder: null,
         })
       },
     )
 
-    const createAccountToken = Effect.fn("Console.createAccountToken", untracedStacks)(function* (accountId: string) {
-      const owner = yield* account(accountId)
-      const { credential, secret } = yield* issue({
-        accountId: owner.id,
-        applicationId: null,
-        kind: "account_token",
-        mode: null,
-        access: "full",
-        appName: null,
-        expiresAt: null,
-        ipAllowlist: [],
-      })
-      return { id: credential.id, token: secret }
-    })
+    /**
+     * An account token for a person of the account (DECISIONS 14): `role` (default `owner`), `email`, and
+     * `manage_contacts` (default true). A second token for the same e-mail is the same person (`member_id`).
+     */
+    const createAccountToken = Effect.fn("Console.createAccountToken", untracedStacks)(
+      function* (accountId: string, body: Json) {
+        const owner = yield* account(accountId)
+        const f = new FieldReader(body)
+        const role = f.string("role") ?? "owner"
+        if (!(roles as ReadonlyArray<string>).includes(role)) f.refuse("role", `must be one of ${roles.join(", ")}`)
+        const email = f.string("email", { max: FieldLimits.maxEmailLength })
+        if (email !== undefined && !isEmailAddress(email)) f.refuse("email", "must be an e-mail address")
+        const manageContacts = f.boolean("manage_contacts", true)
+        yield* failIfRefused(f)
+        const known = email === undefined ? Option.none() : yield* credentials.holderByEmail(owner.id, email)
+        const memberId = Option.isSome(known) ? known.value : yield* secrets.uuid
+        const holder: TokenHolder = { memberId, role: role as Role, email: email ?? null, manageContacts }
+        const { credential, secret } = yield* issue({
+          accountId: owner.id,
+          applicationId: null,
+          kind: "account_token",
+          mode: null,
+          access: "full",
+          appName: null,
+          holder,
+          expiresAt: null,
+          ipAllowlist: [],
+        })
+        return {
+          id: credential.id,
+          token: secret,
+          member_id: holder.memberId,
+          role: holder.role,
+          email: holder.email,
+          manage_contacts: holder.manageContacts,
+        }
+      },
+    )
 
     const revokeKey = Effect.fn("Console.revokeKey", untracedStacks)(function* (keyId: string) {
       if (!isUuid(keyId)) return yield* notFound

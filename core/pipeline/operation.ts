@@ -8,6 +8,7 @@ import type { Context, Effect, Either, Schema } from "effect"
 import type { ApiError, catalogue } from "../errors.ts"
 import type { AccountPrincipal, Guard, KeyPrincipal } from "./authenticate.ts"
 import type { Json } from "../shared/json.ts"
+import type { Role } from "../keys/model.ts"
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE"
 
@@ -18,7 +19,7 @@ export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE"
  */
 export type Caller =
   | { readonly _tag: "Key"; readonly guard: Guard }
-  | { readonly _tag: "Account" }
+  | { readonly _tag: "Account"; readonly roles: ReadonlyArray<Role> }
   | { readonly _tag: "Console" }
 
 /** Who the use case learns is calling: the key's principal, the token's, or nobody in particular (console). */
@@ -78,6 +79,13 @@ export interface Operation<
    */
   readonly decode: (raw: RawInput) => Either.Either<Input, ApiError>
   readonly output: Schema.Schema<Output, any>
+  /** The account API's catalogue: what the operation answers, in a sentence (`GET /v1/operations`' `output`). */
+  readonly returns?: string
+  /**
+   * The catalogue's `idempotent` (DECISIONS 10, 16): whether calling it twice with the same input does what one
+   * call does. True unless said (reads included); `Idempotency-Key` applies to writes either way.
+   */
+  readonly repeatable?: boolean
   /** Codes of its own it may answer, beyond the order of checks' shared ones. */
   readonly errors: ReadonlyArray<ErrorClass>
   /** `Idempotency-Key` applies (writes). */

@@ -1,7 +1,7 @@
 import { Context, type Effect, type Option } from "effect"
 import type { Account, Application } from "../../core/accounts/model.ts"
 import type { Credential } from "../../core/keys/model.ts"
-import type { KeyId, Millis } from "../../core/shared/brands.ts"
+import type { AccountId, KeyId, Millis } from "../../core/shared/brands.ts"
 
 /** What authentication needs about a presented credential, read in one look-up. */
 export interface CredentialContext {
@@ -28,4 +28,6 @@ export class CredentialsRepo extends Context.Tag("ports/CredentialsRepo")<Creden
    */
   readonly present: (hash: string, windowStart: Millis) => Effect.Effect<Presentation>
   readonly revoke: (id: KeyId, at: Millis) => Effect.Effect<Option.Option<Credential>>
+  /** The member id of the person of an account who holds a token under this e-mail, if any. */
+  readonly holderByEmail: (accountId: AccountId, email: string) => Effect.Effect<Option.Option<string>>
 }>() {}

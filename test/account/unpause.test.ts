@@ -34,7 +34,7 @@ describe("POST /v1/applications/{application}/unpause lifts the pause the protec
     const token = (await s.console("POST", `/accounts/${mine.account.id}/account-tokens`)).token
     const res = await s.call("POST", `/v1/applications/${other.app.id}/unpause`, { key: token, body: {} })
     expect(res.status).toBe(404)
-    expect(res.body).toEqual({ error: "not_found" })
+    expect(res.body).toEqual({ error: "not_found", message: expect.any(String) })
     const withKey = await s.call("POST", `/v1/applications/${mine.app.id}/unpause`, { key: mine.key, body: {} })
     expect(withKey.status).toBe(401)
   })

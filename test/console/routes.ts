@@ -119,7 +119,15 @@ export const routes: Record<string, ConsoleRoute> = {
     body: () => ({}),
     status: 201,
     data: (d) => {
-      expect(d).toEqual({ id: expect.any(String), token: expect.stringMatching(/^svc_acct_.{16,}$/) })
+      // DECISIONS 14: the token's person, an owner who manages contacts unless told otherwise.
+      expect(d).toEqual({
+        id: expect.any(String),
+        token: expect.stringMatching(/^svc_acct_.{16,}$/),
+        member_id: expect.any(String),
+        role: "owner",
+        email: null,
+        manage_contacts: true,
+      })
     },
   },
   "DELETE /keys/{key_id}": {

@@ -137,7 +137,7 @@ describe('Order of checks, step 1: "Per-key rate limit (`429 too_many_requests`)
     expect(served.every((st) => st === 200)).toBe(true)
     const limited = await s.call("GET", "/v1/account/wallet", { key: token })
     expect(limited.status).toBe(429)
-    expect(limited.body).toEqual({ error: "too_many_requests" })
+    expect(limited.body).toEqual({ error: "too_many_requests", message: expect.any(String) }) // account API: always a message
     expect((await probe(token)).status).toBe(429)
 
     const consoleStatuses = await burst(
@@ -225,7 +225,7 @@ describe('Order of checks, step 2: "Key recognised" — `401 unauthorized` for a
     for (const k of [key, test.key, partner.key]) {
       const res = await s.call("GET", "/v1/account/wallet", { key: k })
       expect(res.status).toBe(401)
-      expect(res.body).toEqual({ error: "unauthorized" })
+      expect(res.body).toEqual({ error: "unauthorized", message: expect.any(String) }) // account API: always a message
     }
     const token = (await s.console("POST", `/accounts/${account.id}/account-tokens`, {})).token as string
     const wallet = await s.call("GET", "/v1/account/wallet", { key: token })

@@ -54,6 +54,7 @@ export const credential = (
   mode: "live",
   access: ["verify:send", "notifications:read"],
   appName: null,
+  holder: null,
   expiresAt: null,
   ipAllowlist: ["10.0.0.0/8", "::1"],
   revokedAt: null,

@@ -16,6 +16,8 @@ export interface Settings {
   readonly smsProvider: string
   readonly chatProvider: string
   readonly emailProvider: string
+  /** The payment provider of top-up links and auto top-ups (`PAYMENT_PROVIDER`, default `simulator`). */
+  readonly paymentProvider: string
   readonly clock: "system" | "simulated"
   /** Webhook endpoints may be loopback or private addresses (default: while the simulators are selected). */
   readonly webhookAllowPrivate: boolean
@@ -54,6 +56,7 @@ export const settingsFromEnv: Effect.Effect<Settings, import("effect/ConfigError
     const smsProvider = yield* Config.withDefault(Config.string("SMS_PROVIDER"), "simulator")
     const chatProvider = yield* Config.withDefault(Config.string("CHAT_PROVIDER"), "simulator")
     const emailProvider = yield* Config.withDefault(Config.string("EMAIL_PROVIDER"), "simulator")
+    const paymentProvider = yield* Config.withDefault(Config.string("PAYMENT_PROVIDER"), "simulator")
     const clock = yield* Config.withDefault(Config.literal("system", "simulated")("CLOCK"), "system")
     const simulators = smsProvider === "simulator"
     return {
@@ -67,6 +70,7 @@ export const settingsFromEnv: Effect.Effect<Settings, import("effect/ConfigError
       smsProvider,
       chatProvider,
       emailProvider,
+      paymentProvider,
       clock,
       webhookAllowPrivate: yield* Config.withDefault(Config.boolean("WEBHOOK_ALLOW_PRIVATE"), simulators),
       trustedProxies: yield* list("TRUSTED_PROXIES"),

@@ -12,9 +12,11 @@ import { jobsOf } from "./jobs.ts"
 import { MemoryDb } from "./memory/db.ts"
 import { accountsProduct } from "./modules/accounts.ts"
 import { clockSimulatorProduct } from "./modules/clock-simulator.ts"
+import { paymentsSimulatorProduct } from "./modules/payments-simulator.ts"
 import { platformProduct } from "./modules/platform.ts"
 import { smsSimulatorProduct } from "./modules/sms-simulator.ts"
 import { verifyProduct } from "./modules/verify.ts"
+import { walletProduct } from "./modules/wallet.ts"
 import { webhooksProduct } from "./modules/webhooks.ts"
 import type { AnyProduct, RepositoriesOf, ServicesOf } from "./product.ts"
 import { SqlExecutorLive } from "./sql/executor.ts"
@@ -23,6 +25,8 @@ import { migrate } from "./sql/migrate.ts"
 export const products = [
   platformProduct,
   accountsProduct,
+  walletProduct,
+  paymentsSimulatorProduct,
   verifyProduct,
   webhooksProduct,
   smsSimulatorProduct,

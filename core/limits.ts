@@ -64,7 +64,20 @@ export const Webhooks = {
 } as const
 
 export const Wallet = {
-  lowBalanceAlertHalalas: 5_000,
+  /** `low_balance_alert_halalas` of an account that set none (DECISIONS 12). */
+  lowBalanceAlertHalalas: 1_000,
+  /** The auto top-up of an account that set none: off, SAR 10 threshold, SAR 100 a top-up. */
+  autoTopup: { enabled: false, thresholdHalalas: 1_000, amountHalalas: 10_000 },
+  /** A top-up link's or proforma's `amount_halalas`: SAR 10 to SAR 100,000. */
+  topupHalalas: { min: 1_000, max: 10_000_000 },
+  /** The alert and the auto top-up threshold: at most SAR 100,000. */
+  maxThresholdHalalas: 10_000_000,
+  /** VAT added on top of a top-up, percent (DECISIONS 12). */
+  vatPercent: 15,
+  topupLinkLifetimeMs: 24 * 60 * 60_000,
+  proformaLifetimeMs: 14 * 24 * 60 * 60_000,
+  /** The account proforma payments are made to (bank transfer). */
+  bankIban: "SA0380000000608010167519",
 } as const
 
 export const Lists = { defaultLimit: 20, maxLimit: 100 } as const

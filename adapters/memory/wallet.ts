@@ -1,13 +1,35 @@
+/** The wallet's memory repositories: balances, the ledger, top-ups, settings, top-up links and proformas. */
 import { Effect, Layer, Option } from "effect"
-import { type LedgerEntry, WalletRepo } from "../../ports/store/wallet.ts"
-import { memoryTables, pushUnder, type Recorder, violation } from "./db.ts"
+import { Wallet } from "../../core/limits.ts"
+import {
+  type LedgerEntry,
+  type Proforma,
+  ProformasRepo,
+  type Topup,
+  type TopupLink,
+  TopupLinksRepo,
+  WalletRepo,
+  type WalletSettings,
+} from "../../ports/store/wallet.ts"
+import { memoryTables, pushUnder, type Recorder, setIn, violation } from "./db.ts"
 
 export const walletTables = () => ({
   wallets: new Map<string, number>(),
   ledger: new Map<string, Array<LedgerEntry>>(),
+  topups: new Map<string, Array<Topup>>(),
+  walletSettings: new Map<string, WalletSettings>(),
+  topupLinks: new Map<string, TopupLink>(),
+  proformas: new Map<string, Proforma>(),
+  proformaCounters: new Map<number, number>(),
 })
 
 type Tables = ReturnType<typeof walletTables>
+
+export const defaultWalletSettings: WalletSettings = {
+  lowBalanceAlertHalalas: Wallet.lowBalanceAlertHalalas,
+  autoTopup: { ...Wallet.autoTopup },
+  card: null,
+}
 
 /**
  * Moves a balance by `delta`. The inverse subtracts the delta again rather than restoring the old
@@ -35,26 +57,42 @@ const copy = (e: LedgerEntry): LedgerEntry => ({
   at: e.at,
 })
 
+const settingsOf = (t: Tables, accountId: string): WalletSettings =>
+  t.walletSettings.get(accountId) ?? defaultWalletSettings
+
 export const WalletRepoMemory = Layer.effect(
   WalletRepo,
   Effect.map(memoryTables(walletTables), (db) => {
     const entriesSince = (t: Tables, accountId: string, since: number) =>
       (t.ledger.get(accountId) ?? []).filter((e) => e.at >= since)
+    const add = (t: Tables, record: Recorder, entry: LedgerEntry) => {
+      const balance = move(t, record, entry.accountId, entry.amountHalalas)
+      pushUnder(t.ledger, entry.accountId, copy(entry), record)
+      return balance
+    }
     return {
       balance: (accountId) => db.read((t) => t.wallets.get(accountId) ?? 0),
-      add: (entry) =>
+      add: (entry) => db.write((t, record) => add(t, record, entry)),
+      topUp: (topup) =>
         db.write((t, record) => {
-          const balance = move(t, record, entry.accountId, entry.amountHalalas)
-          pushUnder(t.ledger, entry.accountId, copy(entry), record)
+          if (topup.amountHalalas <= 0) violation(`a top-up of ${topup.amountHalalas}`)
+          const balance = add(t, record, {
+            accountId: topup.accountId,
+            kind: "credit",
+            amountHalalas: topup.amountHalalas,
+            product: null,
+            reference: topup.id,
+            at: topup.at,
+          })
+          pushUnder(t.topups, topup.accountId, { ...topup }, record)
           return balance
         }),
       charge: (entry) =>
         db.write((t, record) => {
           const balance = t.wallets.get(entry.accountId)
           if (balance === undefined || balance < -entry.amountHalalas) return Option.none()
-          const after = move(t, record, entry.accountId, entry.amountHalalas)
-          pushUnder(t.ledger, entry.accountId, copy(entry), record)
-          return Option.some(after)
+          const after = add(t, record, entry)
+          return Option.some({ balance: after, settings: settingsOf(t, entry.accountId) })
         }),
       summary: (accountId, since) =>
         db.read((t) => {
@@ -62,14 +100,14 @@ export const WalletRepoMemory = Layer.effect(
           for (const e of entriesSince(t, accountId, since)) totals[e.kind] += e.amountHalalas
           return { credits: totals.credit, charges: 0 - totals.charge, refunds: totals.refund }
         }),
-      // The latest `at`; among equal times the last appended, as `ORDER BY at DESC, id DESC`.
-      lastCredit: (accountId) =>
+      // The latest `at`; among equal times the last recorded, as `ORDER BY at DESC, seq DESC`.
+      lastTopup: (accountId) =>
         db.read((t) => {
-          let last: LedgerEntry | undefined
-          for (const e of t.ledger.get(accountId) ?? []) {
-            if (e.kind === "credit" && (last === undefined || e.at >= last.at)) last = e
+          let last: Topup | undefined
+          for (const e of t.topups.get(accountId) ?? []) {
+            if (last === undefined || e.at >= last.at) last = e
           }
-          return Option.fromNullable(last)
+          return Option.fromNullable(last === undefined ? undefined : { ...last })
         }),
       monthByProduct: (accountId, since) =>
         db.read((t) => {
@@ -80,6 +118,51 @@ export const WalletRepoMemory = Layer.effect(
           }
           return spent
         }),
+      settings: (accountId) => db.read((t) => settingsOf(t, accountId)),
+      saveSettings: (accountId, settings) =>
+        db.write((t, record) => setIn(t.walletSettings, accountId, structuredClone(settings), record)),
     }
   }),
+)
+
+export const TopupLinksRepoMemory = Layer.effect(
+  TopupLinksRepo,
+  Effect.map(memoryTables(walletTables), (db) => ({
+    insert: (link) =>
+      db.write((t, record) => {
+        if (t.topupLinks.has(link.id)) violation(`top-up link ${link.id} exists`)
+        setIn(t.topupLinks, link.id, { ...link }, record)
+      }),
+    getForUpdate: (id) => db.read((t) => Option.map(Option.fromNullable(t.topupLinks.get(id)), (l) => ({ ...l }))),
+    markPaid: (id, at) =>
+      db.write((t, record) => {
+        const link = t.topupLinks.get(id)
+        if (link !== undefined) setIn(t.topupLinks, id, { ...link, status: "paid", paidAt: at }, record)
+      }),
+  })),
+)
+
+export const ProformasRepoMemory = Layer.effect(
+  ProformasRepo,
+  Effect.map(memoryTables(walletTables), (db) => ({
+    nextNumber: (year) =>
+      db.write((t, record) => {
+        const next = (t.proformaCounters.get(year) ?? 0) + 1
+        setIn(t.proformaCounters, year, next, record)
+        return next
+      }),
+    insert: (proforma) =>
+      db.write((t, record) => {
+        if (t.proformas.has(proforma.id)) violation(`proforma ${proforma.id} exists`)
+        for (const p of t.proformas.values()) if (p.number === proforma.number) violation(`${p.number} exists`)
+        setIn(t.proformas, proforma.id, structuredClone(proforma), record)
+      }),
+    getForUpdate: (id) =>
+      db.read((t) => Option.map(Option.fromNullable(t.proformas.get(id)), (p) => structuredClone(p))),
+    markPaid: (id, at) =>
+      db.write((t, record) => {
+        const p = t.proformas.get(id)
+        if (p !== undefined) setIn(t.proformas, id, { ...p, status: "paid", paidAt: at }, record)
+      }),
+  })),
 )

@@ -1,14 +1,11 @@
 /** The account API's operations (account tokens, `{ data }` answers); more join with the Account API issue. */
 import { Effect, Either, Option, Schema } from "effect"
 import { ApplicationsRepo } from "../../ports/store/accounts.ts"
-import { WalletRepo } from "../../ports/store/wallet.ts"
 import { ApplicationOutput } from "../console/operations.ts"
-import { WalletOutput } from "../wallet/operations.ts"
 import { applicationJson } from "../console/render.ts"
 import { NotFound, notFound } from "../errors.ts"
 import { type AnyOperation, operation } from "../pipeline/operation.ts"
 import { type ApplicationId, isUuid } from "../shared/brands.ts"
-import { readWallet } from "../wallet/read.ts"
 import { unpauseApplication } from "./unpause.ts"
 import { ownerOrAdmin } from "./callers.ts"
 
@@ -42,21 +39,5 @@ export const accountOperations = [
         if (Option.isNone(found) || found.value.accountId !== p.account.id) return yield* notFound
         return applicationJson(yield* unpauseApplication(found.value.id))
       }),
-  }),
-  operation({
-    name: "wallet.show",
-    summary: "The wallet read: balance and state, codes left, the month's spend and projection.",
-    method: "GET",
-    path: "/v1/account/wallet",
-    caller: ownerOrAdmin,
-    answer: done,
-    parameters: [],
-    body: undefined,
-    decode: () => Either.right(undefined),
-    output: WalletOutput,
-    errors: [],
-    idempotent: false,
-    service: WalletRepo,
-    run: (_wallet, p) => readWallet(p.account.id),
   }),
 ] as const satisfies ReadonlyArray<AnyOperation>

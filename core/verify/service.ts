@@ -13,7 +13,8 @@ import type { KeyPrincipal } from "../pipeline/authenticate.ts"
 import type { EventId, Millis, VerificationId } from "../shared/brands.ts"
 import { halalas, isUuid } from "../shared/brands.ts"
 import { isSandboxMode } from "../shared/key-mode.ts"
-import { alertLowBalance, charge, type ChargeRequest, crossesLowBalance, refund } from "../wallet/charge.ts"
+import type { Charged } from "../../ports/store/wallet.ts"
+import { afterCharge, afterChargeDue, charge, type ChargeRequest, refund } from "../wallet/charge.ts"
 import { tripGuard } from "./guard.ts"
 import { decide, type Decision, hasExpired, type VerificationEvent } from "./machine.ts"
 import type { Verification, VerifySettings } from "./model.ts"
@@ -100,7 +101,7 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
       at,
     })
 
-    /** Steps 5 and 6, inside the caller's transaction; answers the balance after the charge (null: free). */
+    /** Steps 5 and 6, inside the caller's transaction; answers the charge (the balance after it; null: free). */
     const admitSend = (p: KeyPrincipal, ctx: SendContext, verificationId: VerificationId, sandboxStart: boolean) =>
       Effect.gen(function* () {
         if (sandboxStart) yield* sandboxGates(ctx)
@@ -128,23 +129,23 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
     ): Effect.Effect<SendContext> => Effect.map(lockApplication(p), (application) => ({ application, ...send }))
 
     /**
-     * What follows a send the network accepted: the protection guard and `balance.low`. A refused send
-     * is rolled back as if never attempted, so it must neither pause the application nor fire an alert.
+     * What follows a send the network accepted: the protection guard, `balance.low` and the auto top-up. A
+     * refused send is rolled back as if never attempted, so it must neither pause the application, fire an
+     * alert nor top up.
      */
     const afterSend = (
       p: KeyPrincipal,
       ctx: SendContext,
       verificationId: VerificationId,
-      balanceAfter: number | null,
+      balanceAfter: Charged | null,
     ) => {
-      const charged = chargeOf(p, ctx.priceHalalas, verificationId, ctx.now)
-      const alert = balanceAfter !== null && crossesLowBalance(charged, balanceAfter)
+      const request = chargeOf(p, ctx.priceHalalas, verificationId, ctx.now)
+      const due = balanceAfter !== null && afterChargeDue(request, balanceAfter)
       // Most sends have nothing to do here: skip the transaction then (it is on the hot path).
-      if (!ctx.settings.guard.enabled && !alert) return Effect.void
-      return tx.withTransaction(Effect.gen(function* () {
-        yield* tripGuard(yield* lockApplication(p), ctx.settings, ctx.now)
-        if (alert) yield* alertLowBalance(charged, balanceAfter!)
-      }))
+      const guard = ctx.settings.guard.enabled
+        ? tx.withTransaction(Effect.flatMap(lockApplication(p), (app) => tripGuard(app, ctx.settings, ctx.now)))
+        : Effect.void
+      return due ? Effect.zipRight(guard, Effect.asVoid(afterCharge(request, balanceAfter!))) : guard
     }
 
     const priceFor = (p: KeyPrincipal) => (isSandboxMode(p.mode) ? 0 : Prices.verifySmsHalalas)

@@ -1,5 +1,7 @@
-/** The wallet's console use case (DECISIONS 2): a credit to an account's wallet. */
+/** The wallet's console use cases (DECISIONS 2, 14): a credit to an account's wallet, the wallet's settings. */
 import { Clock, Effect } from "effect"
+import { Secrets } from "../../ports/secrets.ts"
+import { Transactor } from "../../ports/store/transactor.ts"
 import { WalletRepo } from "../../ports/store/wallet.ts"
 import { Console } from "../console/service.ts"
 import { Fields as FieldLimits } from "../limits.ts"
@@ -8,29 +10,60 @@ import type { Json } from "../shared/json.ts"
 import { untracedStacks } from "../shared/tracing.ts"
 import { readWallet } from "./read.ts"
 
+/** `PUT /accounts/{account}/wallet/settings`: what is given changes, the rest stays. */
+export interface SettingsPatch {
+  readonly low_balance_alert_halalas?: number
+  readonly auto_topup?: {
+    readonly enabled?: boolean
+    readonly threshold_halalas?: number
+    readonly amount_halalas?: number
+  }
+}
+
 export class WalletConsole extends Effect.Service<WalletConsole>()("core/WalletConsole", {
   effect: Effect.gen(function* () {
     const operator = yield* Console
     const wallet = yield* WalletRepo
+    const secrets = yield* Secrets
+    const tx = yield* Transactor
 
+    /** A top-up by the operator (method `console`). */
     const creditWallet = Effect.fn("WalletConsole.creditWallet", untracedStacks)(
       function* (accountId: string, body: Json) {
         const owner = yield* operator.account(accountId)
         const f = new FieldReader(body)
         const amount = f.integer("amount_halalas", { required: true, min: 1, max: FieldLimits.maxCreditHalalas })
         if (f.error) return yield* f.error
-        yield* wallet.add({
+        yield* wallet.topUp({
+          id: yield* secrets.uuid,
           accountId: owner.id,
-          kind: "credit",
+          method: "console",
           amountHalalas: amount!,
-          product: null,
-          reference: "console",
           at: yield* Clock.currentTimeMillis,
         })
         return yield* readWallet(owner.id)
       },
     )
 
-    return { creditWallet } as const
+    const updateSettings = Effect.fn("WalletConsole.updateSettings", untracedStacks)(
+      function* (accountId: string, patch: SettingsPatch) {
+        const owner = yield* operator.account(accountId)
+        yield* tx.withTransaction(Effect.gen(function* () {
+          const current = yield* wallet.settings(owner.id)
+          yield* wallet.saveSettings(owner.id, {
+            lowBalanceAlertHalalas: patch.low_balance_alert_halalas ?? current.lowBalanceAlertHalalas,
+            autoTopup: {
+              enabled: patch.auto_topup?.enabled ?? current.autoTopup.enabled,
+              thresholdHalalas: patch.auto_topup?.threshold_halalas ?? current.autoTopup.thresholdHalalas,
+              amountHalalas: patch.auto_topup?.amount_halalas ?? current.autoTopup.amountHalalas,
+            },
+            card: current.card,
+          })
+        }))
+        return yield* readWallet(owner.id)
+      },
+    )
+
+    return { creditWallet, updateSettings } as const
   }),
 }) {}

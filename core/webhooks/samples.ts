@@ -3,7 +3,7 @@ import { serviceEventData } from "../accounts/service-events.ts"
 import type { Application } from "../accounts/model.ts"
 import type { AccountId, Millis } from "../shared/brands.ts"
 import { isoMillis } from "../shared/riyadh.ts"
-import { Wallet } from "../limits.ts"
+import { Prices, Wallet } from "../limits.ts"
 
 const SampleId = "00000000-0000-4000-8000-000000000000"
 
@@ -70,9 +70,13 @@ export const sampleData = (event: string, c: SampleContext): Record<string, unkn
       return service(event, c)
     default:
       return {
+        id: SampleId,
         account_id: c.accountId,
         balance_halalas: Wallet.lowBalanceAlertHalalas - 1,
-        threshold_halalas: Wallet.lowBalanceAlertHalalas,
+        low_balance_alert_halalas: Wallet.lowBalanceAlertHalalas,
+        state: "low",
+        codes_left: Math.floor((Wallet.lowBalanceAlertHalalas - 1) / Prices.verifySmsHalalas),
+        occurred_at: isoMillis(c.now),
       }
   }
 }

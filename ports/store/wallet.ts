@@ -1,3 +1,7 @@
+/**
+ * The prepaid wallet (DECISIONS 12): one ledger, one balance kept in step with it in the same statement or
+ * transaction; the account's wallet settings and card; top-up links and proformas.
+ */
 import { Context, type Effect, type Option } from "effect"
 import type { AccountId, Millis } from "../../core/shared/brands.ts"
 
@@ -19,14 +23,116 @@ export interface LedgerSummary {
   readonly refunds: number
 }
 
+/** How money came into the wallet (`last_topup.method`). */
+export type TopupMethod = "link" | "bank_transfer" | "auto" | "console"
+
+/** A top-up: a `credit` row of the ledger (its `reference` is the top-up's id) with its method. */
+export interface Topup {
+  readonly id: string
+  readonly accountId: AccountId
+  readonly method: TopupMethod
+  readonly amountHalalas: number
+  readonly at: Millis
+}
+
+export interface AutoTopup {
+  readonly enabled: boolean
+  readonly thresholdHalalas: number
+  readonly amountHalalas: number
+}
+
+export interface Card {
+  readonly brand: string
+  readonly last4: string
+  /** The payment provider's handle for charging it again (never shown). */
+  readonly token: string
+}
+
+/** An account's wallet settings; an account with none set has the defaults (core/limits.ts `Wallet`). */
+export interface WalletSettings {
+  readonly lowBalanceAlertHalalas: number
+  readonly autoTopup: AutoTopup
+  readonly card: Card | null
+}
+
+/** What a charge that went through answers: the balance after it, and the settings that judge it. */
+export interface Charged {
+  readonly balance: number
+  readonly settings: WalletSettings
+}
+
 export class WalletRepo extends Context.Tag("ports/WalletRepo")<WalletRepo, {
   readonly balance: (accountId: AccountId) => Effect.Effect<number>
   /** Adds money (credit or refund) and answers the new balance. */
   readonly add: (entry: LedgerEntry) => Effect.Effect<number>
-  /** Takes `-entry.amountHalalas` only if the balance covers it; answers the new balance, or None. */
-  readonly charge: (entry: LedgerEntry) => Effect.Effect<Option.Option<number>>
+  /** A top-up: its ledger credit, its record and the balance, together; answers the new balance. */
+  readonly topUp: (topup: Topup) => Effect.Effect<number>
+  /**
+   * Takes `-entry.amountHalalas` only if the balance covers it; answers the new balance with the account's
+   * settings (one statement on SQL: it is on every send's path), or None.
+   */
+  readonly charge: (entry: LedgerEntry) => Effect.Effect<Option.Option<Charged>>
   /** Sums of the ledger since `since` (all time when 0), by kind, as positive numbers. */
   readonly summary: (accountId: AccountId, since: Millis) => Effect.Effect<LedgerSummary>
-  readonly lastCredit: (accountId: AccountId) => Effect.Effect<Option.Option<LedgerEntry>>
+  /** The latest top-up, the last recorded among equal times. */
+  readonly lastTopup: (accountId: AccountId) => Effect.Effect<Option.Option<Topup>>
   readonly monthByProduct: (accountId: AccountId, since: Millis) => Effect.Effect<Record<string, number>>
+  readonly settings: (accountId: AccountId) => Effect.Effect<WalletSettings>
+  readonly saveSettings: (accountId: AccountId, settings: WalletSettings) => Effect.Effect<void>
+}>() {}
+
+export type LinkStatus = "open" | "paid"
+
+/** A top-up link (payment page): `expired` is read from `expiresAt`, never stored. */
+export interface TopupLink {
+  readonly id: string
+  readonly accountId: AccountId
+  readonly url: string
+  readonly status: LinkStatus
+  readonly amountHalalas: number
+  readonly vatHalalas: number
+  readonly totalHalalas: number
+  readonly expiresAt: Millis
+  readonly createdAt: Millis
+  readonly paidAt: Millis | null
+}
+
+export class TopupLinksRepo extends Context.Tag("ports/TopupLinksRepo")<TopupLinksRepo, {
+  readonly insert: (link: TopupLink) => Effect.Effect<void>
+  /** The link, locked for the caller's transaction. */
+  readonly getForUpdate: (id: string) => Effect.Effect<Option.Option<TopupLink>>
+  readonly markPaid: (id: string, at: Millis) => Effect.Effect<void>
+}>() {}
+
+export interface Buyer {
+  readonly name: string
+  readonly vatNumber: string | null
+  readonly address: string | null
+}
+
+export interface Proforma {
+  readonly id: string
+  readonly accountId: AccountId
+  /** `PF-YYYY-NNNNNN`, YYYY the Riyadh year of issue. */
+  readonly number: string
+  readonly status: LinkStatus
+  readonly amountHalalas: number
+  readonly vatHalalas: number
+  readonly totalHalalas: number
+  readonly buyer: Buyer
+  readonly iban: string
+  readonly issuedAt: Millis
+  readonly expiresAt: Millis
+  readonly paidAt: Millis | null
+}
+
+export class ProformasRepo extends Context.Tag("ports/ProformasRepo")<ProformasRepo, {
+  /**
+   * The next number of `year` (1, 2, ...): the year's counter row incremented in the caller's transaction, so
+   * numbers have no gaps or repeats across processes (a rolled-back proforma gives its number back).
+   */
+  readonly nextNumber: (year: number) => Effect.Effect<number>
+  readonly insert: (proforma: Proforma) => Effect.Effect<void>
+  readonly getForUpdate: (id: string) => Effect.Effect<Option.Option<Proforma>>
+  readonly markPaid: (id: string, at: Millis) => Effect.Effect<void>
 }>() {}

@@ -1,8 +1,26 @@
 import { assert } from "@effect/vitest"
 import { Effect, Option } from "effect"
+import { Wallet } from "../../core/limits.ts"
 import type { AccountId } from "../../core/shared/brands.ts"
-import { type LedgerEntry, Transactor, WalletRepo } from "../../ports/store/mod.ts"
-import { isDefect, type It, uuid } from "./fixtures.ts"
+import {
+  type LedgerEntry,
+  type Proforma,
+  ProformasRepo,
+  type TopupLink,
+  TopupLinksRepo,
+  Transactor,
+  WalletRepo,
+  type WalletSettings,
+} from "../../ports/store/mod.ts"
+import { type ContractOptions, isDefect, type It, uuid } from "./fixtures.ts"
+
+const defaults: WalletSettings = {
+  lowBalanceAlertHalalas: Wallet.lowBalanceAlertHalalas,
+  autoTopup: { ...Wallet.autoTopup },
+  card: null,
+}
+/** What a charge that went through answers on an account with the default settings. */
+const charged = (balance: number) => Option.some({ balance, settings: defaults })
 
 const entry = (
   accountId: AccountId,
@@ -19,7 +37,7 @@ const entry = (
   ...over,
 })
 
-export const walletContract = (it: It) => {
+export const walletContract = (it: It, options: ContractOptions) => {
   it.effect("wallet: no row reads 0; add upserts; charge refuses to go below zero; ledger sums", () =>
     Effect.gen(function* () {
       const wallet = yield* WalletRepo
@@ -27,12 +45,12 @@ export const walletContract = (it: It) => {
       assert.strictEqual(yield* wallet.balance(id), 0)
       assert.isTrue(Option.isNone(yield* wallet.charge(entry(id, "charge", -1))))
       assert.strictEqual(yield* wallet.add(entry(id, "credit", 100, { reference: "topup-1" })), 100)
-      assert.deepStrictEqual(yield* wallet.charge(entry(id, "charge", -30, { at: 2_000 })), Option.some(70))
+      assert.deepStrictEqual(yield* wallet.charge(entry(id, "charge", -30, { at: 2_000 })), charged(70))
       assert.isTrue(Option.isNone(yield* wallet.charge(entry(id, "charge", -71, { at: 2_000 }))))
       assert.strictEqual(yield* wallet.balance(id), 70)
       assert.deepStrictEqual(
         yield* wallet.charge(entry(id, "charge", -70, { at: 3_000, product: "email" })),
-        Option.some(0),
+        charged(0),
       )
       assert.strictEqual(yield* wallet.add(entry(id, "refund", 9, { at: 3_000 })), 9)
       assert.deepStrictEqual(yield* wallet.summary(id, 0), { credits: 100, charges: 100, refunds: 9 })
@@ -43,20 +61,125 @@ export const walletContract = (it: It) => {
       assert.deepStrictEqual(yield* wallet.monthByProduct(uuid() as AccountId, 0), {})
     }))
 
-  it.effect("wallet: lastCredit is the latest credit, the last appended among equal times", () =>
+  it.effect("wallet: a top-up is a ledger credit and a record; lastTopup is the latest, the last recorded among equal times", () =>
     Effect.gen(function* () {
       const wallet = yield* WalletRepo
       const id = uuid() as AccountId
-      assert.isTrue(Option.isNone(yield* wallet.lastCredit(id)))
-      yield* wallet.add(entry(id, "credit", 10, { at: 5_000, reference: "a" }))
-      yield* wallet.add(entry(id, "credit", 20, { at: 5_000, reference: "b" }))
-      yield* wallet.add(entry(id, "credit", 30, { at: 4_000, reference: "c" }))
+      assert.isTrue(Option.isNone(yield* wallet.lastTopup(id)))
+      const a = { id: uuid(), accountId: id, method: "console", amountHalalas: 10, at: 5_000 } as const
+      const b = { id: uuid(), accountId: id, method: "link", amountHalalas: 20, at: 5_000 } as const
+      const c = { id: uuid(), accountId: id, method: "auto", amountHalalas: 30, at: 4_000 } as const
+      assert.strictEqual(yield* wallet.topUp(a), 10)
+      assert.strictEqual(yield* wallet.topUp(b), 30)
+      assert.strictEqual(yield* wallet.topUp(c), 60)
       yield* wallet.add(entry(id, "refund", 1, { at: 6_000 }))
-      assert.deepStrictEqual(
-        yield* wallet.lastCredit(id),
-        Option.some(entry(id, "credit", 20, { at: 5_000, reference: "b" })),
-      )
+      assert.deepStrictEqual(yield* wallet.lastTopup(id), Option.some(b))
+      assert.deepStrictEqual(yield* wallet.summary(id, 0), { credits: 60, charges: 0, refunds: 1 })
+      assert.strictEqual(yield* wallet.balance(id), 61)
     }))
+
+  it.effect("wallet: settings read the defaults until saved; a charge answers them with the balance", () =>
+    Effect.gen(function* () {
+      const wallet = yield* WalletRepo
+      const id = uuid() as AccountId
+      assert.deepStrictEqual(yield* wallet.settings(id), defaults)
+      const saved: WalletSettings = {
+        lowBalanceAlertHalalas: 2_500,
+        autoTopup: { enabled: true, thresholdHalalas: 700, amountHalalas: 5_000 },
+        card: { brand: "visa", last4: "4242", token: "tok-1" },
+      }
+      yield* wallet.saveSettings(id, saved)
+      assert.deepStrictEqual(yield* wallet.settings(id), saved)
+      yield* wallet.add(entry(id, "credit", 100))
+      assert.deepStrictEqual(
+        yield* wallet.charge(entry(id, "charge", -9)),
+        Option.some({ balance: 91, settings: saved }),
+      )
+      const cleared = { ...saved, card: null, autoTopup: { ...saved.autoTopup, enabled: false } }
+      yield* wallet.saveSettings(id, cleared)
+      assert.deepStrictEqual(yield* wallet.settings(id), cleared)
+    }))
+
+  it.effect("top-up links: inserted, read back, marked paid", () =>
+    Effect.gen(function* () {
+      const links = yield* TopupLinksRepo
+      const link: TopupLink = {
+        id: uuid(),
+        accountId: uuid() as AccountId,
+        url: "https://pay.example/x",
+        status: "open",
+        amountHalalas: 1_000,
+        vatHalalas: 150,
+        totalHalalas: 1_150,
+        expiresAt: 90_000,
+        createdAt: 1_000,
+        paidAt: null,
+      }
+      yield* links.insert(link)
+      assert.deepStrictEqual(yield* links.getForUpdate(link.id), Option.some(link))
+      yield* links.markPaid(link.id, 2_000)
+      assert.deepStrictEqual(
+        yield* links.getForUpdate(link.id),
+        Option.some({ ...link, status: "paid", paidAt: 2_000 }),
+      )
+      assert.isTrue(Option.isNone(yield* links.getForUpdate(uuid())))
+    }))
+
+  const proforma = (year: number, n: number): Proforma => ({
+    id: uuid(),
+    accountId: uuid() as AccountId,
+    number: `PF-${year}-${String(n).padStart(6, "0")}`,
+    status: "open",
+    amountHalalas: 1_003,
+    vatHalalas: 150,
+    totalHalalas: 1_153,
+    buyer: { name: "Shop", vatNumber: "300000000000003", address: null },
+    iban: "SA00",
+    issuedAt: 1_000,
+    expiresAt: 2_000,
+    paidAt: null,
+  })
+
+  it.effect("proformas: numbers per year from 1, a rolled-back one given back; inserted, read, paid", () =>
+    Effect.gen(function* () {
+      const repo = yield* ProformasRepo
+      const tx = yield* Transactor
+      // A year of its own, so runs sharing one database do not meet.
+      const year = 3000 + Math.floor(Math.random() * 6000)
+      assert.strictEqual(yield* tx.withTransaction(repo.nextNumber(year)), 1)
+      assert.strictEqual(yield* tx.withTransaction(repo.nextNumber(year)), 2)
+      const rolledBack = yield* Effect.exit(
+        tx.withTransaction(Effect.zipRight(repo.nextNumber(year), Effect.fail("no"))),
+      )
+      assert.isTrue(rolledBack._tag === "Failure")
+      assert.strictEqual(yield* tx.withTransaction(repo.nextNumber(year)), 3)
+      const p = proforma(year, 3)
+      yield* repo.insert(p)
+      assert.deepStrictEqual(yield* repo.getForUpdate(p.id), Option.some(p))
+      assert.isTrue(isDefect(yield* Effect.exit(repo.insert({ ...proforma(year, 3) }))))
+      yield* repo.markPaid(p.id, 1_500)
+      assert.deepStrictEqual(yield* repo.getForUpdate(p.id), Option.some({ ...p, status: "paid", paidAt: 1_500 }))
+    }))
+
+  it.effect.runIf(options.concurrentTransactions)(
+    "proformas: 50 concurrent transactions each take a number: 1 to 50, no gap, no repeat",
+    () =>
+      Effect.gen(function* () {
+        const repo = yield* ProformasRepo
+        const tx = yield* Transactor
+        const year = 3000 + Math.floor(Math.random() * 6000)
+        const numbers = yield* Effect.all(
+          Array.from({ length: 50 }, () =>
+            tx.withTransaction(Effect.gen(function* () {
+              const n = yield* repo.nextNumber(year)
+              yield* repo.insert(proforma(year, n))
+              return n
+            }))),
+          { concurrency: "unbounded" },
+        )
+        assert.deepStrictEqual([...numbers].sort((a, b) => a - b), Array.from({ length: 50 }, (_, i) => i + 1))
+      }),
+  )
 
   it.effect("wallet: a credit that would leave a negative balance is a defect and changes nothing", () =>
     Effect.gen(function* () {
@@ -80,7 +203,7 @@ export const walletContract = (it: It) => {
       )
       assert.strictEqual(results.filter(Option.isSome).length, 10)
       assert.deepStrictEqual(
-        results.filter(Option.isSome).map((r) => r.value).sort((a, b) => a - b),
+        results.filter(Option.isSome).map((r) => r.value.balance).sort((a, b) => a - b),
         [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
       )
       assert.strictEqual(yield* wallet.balance(id), 0)

@@ -19,7 +19,7 @@ export const storeContract = <E>(name: string, store: Layer.Layer<Store, E>, opt
   layer(store, { excludeTestServices: true, timeout: "60 seconds" })(name, (it) => {
     accountsContract(it)
     httpContract(it)
-    walletContract(it)
+    walletContract(it, options)
     verifyContract(it, options)
     miscContract(it)
     transactionsContract(it)

@@ -55,6 +55,7 @@ export const testSettings: Settings = {
   smsProvider: "simulator",
   chatProvider: "simulator",
   emailProvider: "simulator",
+  paymentProvider: "simulator",
   clock: "system",
   webhookAllowPrivate: true,
   trustedProxies: [],

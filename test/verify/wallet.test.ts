@@ -300,7 +300,7 @@ describe("balance = credits - charges + refunds, after any sequence of sends, re
   )
 })
 
-describe("balance.low: fires when a charge takes a partner's balance below the threshold (5000), not for a refused send", () => {
+describe("balance.low: fires when a charge takes the balance below the alert (default 1000), not for a refused send", () => {
   const partnerSetup = (balance: number) =>
     Effect.gen(function* () {
       const c = yield* Console
@@ -315,16 +315,16 @@ describe("balance.low: fires when a charge takes a partner's balance below the t
   const lowAlerts = Effect.map(allEvents, (es) => es.filter((e) => e.event === "balance.low"))
 
   platformTest(
-    "5005 -> 4996 fires one balance.low with the balance and the threshold; the next charge fires none",
+    "1005 -> 996 fires one balance.low with the balance and the alert; the next charge fires none",
     function* () {
-      const { accountId, p } = yield* partnerSetup(5_005)
+      const { accountId, p } = yield* partnerSetup(1_005)
       yield* start(p, to)
       const alerts = yield* lowAlerts
       expect(alerts).toHaveLength(1)
       expect(alerts[0]).toMatchObject({
         accountId,
         applicationId: null,
-        data: { account_id: accountId, balance_halalas: 4_996, threshold_halalas: 5_000 },
+        data: { account_id: accountId, balance_halalas: 996, low_balance_alert_halalas: 1_000, state: "low" },
       })
       yield* start(p, "+966551234568")
       expect(yield* lowAlerts).toHaveLength(1)
@@ -334,9 +334,9 @@ describe("balance.low: fires when a charge takes a partner's balance below the t
   platformTest(
     "a refused send that crossed the threshold is rolled back with no balance.low; the next real crossing fires one",
     function* () {
-      const { accountId, p } = yield* partnerSetup(5_005)
+      const { accountId, p } = yield* partnerSetup(1_005)
       yield* Effect.flip(start(p, RefusedNumber))
-      expect(yield* balanceOf(accountId)).toBe(5_005)
+      expect(yield* balanceOf(accountId)).toBe(1_005)
       expect(yield* lowAlerts).toEqual([])
       yield* start(p, to)
       expect(yield* lowAlerts).toHaveLength(1)
@@ -344,7 +344,7 @@ describe("balance.low: fires when a charge takes a partner's balance below the t
   )
 
   platformTest("a refused resend that crossed the threshold fires no balance.low", function* () {
-    const { p } = yield* partnerSetup(5_014)
+    const { p } = yield* partnerSetup(1_014)
     const v = yield* start(p, to)
     yield* setNetwork(true)
     yield* Effect.flip(resend(p, v.id))

@@ -21,8 +21,8 @@ describe("webhook routing", () => {
       approved: true,
       external_id: "ext-42",
     })
-    // 5,010 halalas: the second 9-halala send crosses the 5,000 alert threshold.
-    await s.console("POST", `/accounts/${account.id}/wallet/credit`, { amount_halalas: 5_010 })
+    // 1,010 halalas: the second 9-halala send crosses the default 1,000 low-balance alert.
+    await s.console("POST", `/accounts/${account.id}/wallet/credit`, { amount_halalas: 1_010 })
     const { key } = await s.console("POST", `/applications/${app.id}/keys`, { mode: "live" })
     const appEndpoint = await s.console("PUT", `/applications/${app.id}/webhook`, { url: appHooks.url })
     const partnerEndpoint = await s.console("PUT", `/accounts/${account.id}/webhook`, {
@@ -63,7 +63,7 @@ describe("webhook routing", () => {
       external_id: "ext-42",
     })
     expect(byEvent["service.paused"].data).toMatchObject({ service_id: ids.app, external_id: "ext-42" })
-    expect(byEvent["balance.low"].data).toMatchObject({ account_id: ids.account, threshold_halalas: 5_000 })
+    expect(byEvent["balance.low"].data).toMatchObject({ account_id: ids.account, low_balance_alert_halalas: 1_000 })
   })
 
   it("each endpoint's copy has its own webhook-id, and the delivery logs show them", async () => {

@@ -1,0 +1,38 @@
+/**
+ * The wallet (DECISIONS 12, 14): balances and the ledger (the accounts product's tables), top-ups, settings,
+ * top-up links and proformas; the account API's wallet operations and the console's; the payment provider
+ * chosen by `PAYMENT_PROVIDER`.
+ */
+import { Layer } from "effect"
+import { walletAccountOperations } from "../../core/wallet/account-operations.ts"
+import { WalletConsole } from "../../core/wallet/console.ts"
+import { walletConsoleOperations } from "../../core/wallet/operations.ts"
+import { WalletTopups } from "../../core/wallet/topups.ts"
+import type { Settings } from "../config.ts"
+import { ProformasRepoMemory, TopupLinksRepoMemory, WalletRepoMemory } from "../memory/wallet.ts"
+import { PaymentProviderSimulator } from "../payments/simulator.ts"
+import { product } from "../product.ts"
+import { migration as wallet } from "../sql/migrations/wallet/0001_wallet.ts"
+import { ProformasRepoSql, TopupLinksRepoSql, WalletRepoSql } from "../sql/wallet.ts"
+
+/** The payment provider of `PAYMENT_PROVIDER`. */
+export const paymentProviderLayer = (settings: Settings) => {
+  switch (settings.paymentProvider) {
+    case "simulator":
+      return PaymentProviderSimulator
+    default:
+      return Layer.die(new Error(`unknown PAYMENT_PROVIDER: ${settings.paymentProvider}`))
+  }
+}
+
+export const walletProduct = product({
+  name: "wallet",
+  memory: Layer.mergeAll(WalletRepoMemory, TopupLinksRepoMemory, ProformasRepoMemory),
+  sql: Layer.mergeAll(WalletRepoSql, TopupLinksRepoSql, ProformasRepoSql),
+  migrations: [wallet],
+  services: (settings) =>
+    Layer.mergeAll(WalletConsole.Default, WalletTopups.Default).pipe(
+      Layer.provideMerge(paymentProviderLayer(settings)),
+    ),
+  operations: [...walletAccountOperations, ...walletConsoleOperations],
+})

@@ -1,0 +1,96 @@
+/**
+ * The wallet in the account API (DECISIONS 10, 11, 12): the read, a top-up link, a proforma. Owners and admins
+ * only; the two creates answer 201 and are not repeatable (each call makes a new record).
+ */
+import { Either, Schema } from "effect"
+import { ownerOrAdmin } from "../accounts/callers.ts"
+import { InvalidRequest } from "../errors.ts"
+import { Fields as FieldLimits } from "../limits.ts"
+import { decodeWith, ErrorCode } from "../pipeline/decode.ts"
+import { type AnyOperation, operation } from "../pipeline/operation.ts"
+import { ProformaOutput, TopupAmount, TopupLinkOutput, WalletOutput } from "./operations.ts"
+import { readWallet } from "./read.ts"
+import { WalletTopups } from "./topups.ts"
+
+const done = { status: 200, envelope: "data" } as const
+const created = { status: 201, envelope: "data" } as const
+
+export const TopupLinkBody = Schema.Struct({ amount_halalas: TopupAmount })
+const decodeTopupLink = decodeWith(TopupLinkBody)
+
+/** A Saudi VAT registration number: 15 digits, the first and the last `3` (DECISIONS 16). */
+export const VatNumber = Schema.String.pipe(Schema.pattern(/^3\d{13}3$/)).annotations({
+  [ErrorCode]: "invalid",
+  description: "15 digits, the first and the last 3",
+})
+
+const Text = (max: number) => Schema.String.pipe(Schema.minLength(1), Schema.maxLength(max))
+
+export const ProformaBody = Schema.Struct({
+  amount_halalas: TopupAmount,
+  buyer: Schema.Struct({
+    name: Text(FieldLimits.maxNameLength),
+    vat_number: Schema.optional(VatNumber),
+    address: Schema.optional(Text(500)),
+  }),
+})
+const decodeProforma = decodeWith(ProformaBody)
+
+export const walletAccountOperations = [
+  operation({
+    name: "wallet.show",
+    summary: "The wallet read: balance and state, codes left, the month's spend and projection.",
+    method: "GET",
+    path: "/v1/account/wallet",
+    caller: ownerOrAdmin,
+    answer: done,
+    parameters: [],
+    body: undefined,
+    decode: () => Either.right(undefined),
+    output: WalletOutput,
+    returns:
+      "The wallet: balance_halalas, state, codes_left, the Riyadh month's spend, projection and spend by product, days_left, the low-balance alert, auto top-up, card and last top-up.",
+    errors: [],
+    idempotent: false,
+    service: WalletTopups,
+    run: (_t, p) => readWallet(p.account.id),
+  }),
+  operation({
+    name: "wallet.topups.link",
+    summary: "Makes a payment link to top up the wallet by `amount_halalas` (VAT 15 % on top), open for 24 hours.",
+    method: "POST",
+    path: "/v1/account/wallet/topups",
+    caller: ownerOrAdmin,
+    answer: created,
+    parameters: [],
+    body: TopupLinkBody,
+    decode: ({ body }) => Either.map(decodeTopupLink(body ?? {}), (b) => b.amount_halalas),
+    output: TopupLinkOutput,
+    returns:
+      "The top-up link: id, url to pay at, status open, amount_halalas, vat_halalas, total_halalas, expires_at (24 hours) and created_at.",
+    repeatable: false,
+    errors: [InvalidRequest],
+    idempotent: true,
+    service: WalletTopups,
+    run: (t, p, amount: number) => t.createLink(p.account.id, amount),
+  }),
+  operation({
+    name: "wallet.proformas.create",
+    summary: "Issues a proforma invoice to top up the wallet by bank transfer (VAT 15 % on top), open for 14 days.",
+    method: "POST",
+    path: "/v1/account/wallet/proformas",
+    caller: ownerOrAdmin,
+    answer: created,
+    parameters: [],
+    body: ProformaBody,
+    decode: ({ body }) => decodeProforma(body ?? {}),
+    output: ProformaOutput,
+    returns:
+      "The proforma: id, number PF-YYYY-NNNNNN, status open, amounts with vat_percent 15, the buyer, the bank's iban and the reference to quote, issued_at and expires_at (14 days).",
+    repeatable: false,
+    errors: [InvalidRequest],
+    idempotent: true,
+    service: WalletTopups,
+    run: (t, p, input) => t.createProforma(p.account.id, input),
+  }),
+] as const satisfies ReadonlyArray<AnyOperation>

@@ -29,6 +29,11 @@ export interface Settings {
   readonly trustedProxies: ReadonlyArray<string>
   /** Origins a browser may call the API from (CORS); `*` for any. Empty (the default): CORS is off. */
   readonly allowedOrigins: ReadonlyArray<string>
+  /**
+   * `{base_url}` as people reach it (`PUBLIC_URL`, e.g. `https://api.example.sa`): links to the console in
+   * answers (`human_action.url`) are under it. Unset: `http://` and the request's Host.
+   */
+  readonly publicUrl?: string
 }
 
 export class PlatformConfig extends Context.Tag("adapters/PlatformConfig")<PlatformConfig, Settings>() {}
@@ -75,6 +80,12 @@ export const settingsFromEnv: Effect.Effect<Settings, import("effect/ConfigError
       webhookAllowPrivate: yield* Config.withDefault(Config.boolean("WEBHOOK_ALLOW_PRIVATE"), simulators),
       trustedProxies: yield* list("TRUSTED_PROXIES"),
       allowedOrigins: yield* list("ALLOWED_ORIGINS"),
+      publicUrl: Option.getOrUndefined(
+        Option.map(
+          Option.filter(yield* Config.option(Config.string("PUBLIC_URL")), (s) => s.trim() !== ""),
+          (s) => s.trim().replace(/\/+$/, ""),
+        ),
+      ),
     }
   },
 )

@@ -7,14 +7,17 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
 import { Layer } from "effect"
 import type { AnyOperation } from "../core/pipeline/operation.ts"
+import { AccountCatalogue, isAccountOperation } from "../core/pipeline/catalogue.ts"
 import type { Settings } from "./config.ts"
 import { jobsOf } from "./jobs.ts"
 import { MemoryDb } from "./memory/db.ts"
 import { accountsProduct } from "./modules/accounts.ts"
+import { approvalsProduct } from "./modules/approvals.ts"
 import { clockSimulatorProduct } from "./modules/clock-simulator.ts"
 import { paymentsSimulatorProduct } from "./modules/payments-simulator.ts"
 import { platformProduct } from "./modules/platform.ts"
 import { smsSimulatorProduct } from "./modules/sms-simulator.ts"
+import { usageProduct } from "./modules/usage.ts"
 import { verifyProduct } from "./modules/verify.ts"
 import { walletProduct } from "./modules/wallet.ts"
 import { webhooksProduct } from "./modules/webhooks.ts"
@@ -25,9 +28,11 @@ import { migrate } from "./sql/migrate.ts"
 export const products = [
   platformProduct,
   accountsProduct,
+  approvalsProduct,
   walletProduct,
   paymentsSimulatorProduct,
   verifyProduct,
+  usageProduct,
   webhooksProduct,
   smsSimulatorProduct,
   clockSimulatorProduct,
@@ -66,15 +71,21 @@ export const sqlStoreOf = <E>(
   return sqlRepositoriesOf(list).pipe(Layer.provideMerge(migrated), Layer.orDie)
 }
 
-/** The products' services over `below` (the store and the platform's ports), each given those before it. */
+/**
+ * The products' services over `below` (the store and the platform's ports), each given those before it, and
+ * the account API's catalogue of the list's account operations.
+ */
 export const servicesOf = <A>(
   list: ReadonlyArray<AnyProduct>,
   settings: Settings,
   below: Layer.Layer<A>,
-): Layer.Layer<A | ProductServices> =>
+): Layer.Layer<A | ProductServices | AccountCatalogue> =>
   list.reduce<Layer.Layer<any>>(
     (built, p) => (p.services === undefined ? built : Layer.provideMerge(p.services(settings), built)),
-    below,
+    Layer.merge(
+      below,
+      Layer.succeed(AccountCatalogue, { operations: operationsOf(list).filter(isAccountOperation) }),
+    ),
   )
 
 /** The jobs of `list`, as the `Jobs` list the loop and the simulated clock run. */

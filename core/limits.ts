@@ -94,6 +94,14 @@ export const Fields = {
   maxCreditHalalas: 10_000_000_000,
 } as const
 
+/** Approvals of account-API operations (DECISIONS 11). */
+export const Approvals = {
+  /** An approval expires 24 h after it was asked, approved or not. */
+  ttlMs: 24 * 60 * 60_000,
+  /** The operations that need one on an account that set no policy. */
+  defaultPolicy: ["applications.unpause", "chat.team.add"],
+} as const
+
 /** How often the retention job may run (it runs sooner only when something became old enough to drop). */
 export const Retention = {
   intervalMs: 60 * 60_000,

@@ -1,14 +1,30 @@
-/** Routes from operation declarations: step 4 decodes, one use case runs, the answer is rendered. */
+/**
+ * Routes from operation declarations: step 4 decodes, one use case runs, the answer is rendered. Account-API
+ * operations run the account steps of core/pipeline/account.ts, by route and by name (`POST
+ * /v1/operations/{name}`, which answers exactly as the route would).
+ */
 import { Effect, Either } from "effect"
-import type { Principal } from "../../core/pipeline/authenticate.ts"
-import { type ApiRequest, ok } from "../../core/pipeline/request.ts"
+import type { AccountPrincipal, Principal } from "../../core/pipeline/authenticate.ts"
+import { makeAccountSteps, roleRefusal } from "../../core/pipeline/account.ts"
+import {
+  type CallByName,
+  callByNameOperation,
+  splitFlatInput,
+  unknownOperation,
+} from "../../core/accounts/catalogue.ts"
+import { isPage } from "../../core/accounts/lists.ts"
+import { type ApiAnswer, type ApiRequest, ok } from "../../core/pipeline/request.ts"
 import type { Json } from "../../core/shared/json.ts"
 import type { Answer, AnyOperation, Caller, RawInput } from "../../core/pipeline/operation.ts"
+import { PlatformConfig } from "../config.ts"
 import { consoleOperation, makeOperations, requireJson, type Route } from "./operation.ts"
 import type { Params } from "./router.ts"
 
 /** `/v1/verify/{id}` (OpenAPI) as the router writes it: `/v1/verify/:id`. */
 export const routerPath = (path: string): string => path.replace(/\{(\w+)\}/g, ":$1")
+
+/** An account operation after its role check: the account steps, then its answer rendered. */
+type AccountRunner = (p: AccountPrincipal, raw: RawInput) => Effect.Effect<ApiAnswer, unknown, any>
 
 /**
  * The routes of some declared operations, built once with their services and the order of checks in hand
@@ -17,31 +33,74 @@ export const routerPath = (path: string): string => path.replace(/\{(\w+)\}/g, "
 export const routesOf = (operations: ReadonlyArray<AnyOperation>) =>
   Effect.gen(function* () {
     const checks = yield* makeOperations
+    const accountSteps = yield* makeAccountSteps
+    const config = yield* PlatformConfig
     const routes: Array<Route<any>> = []
+    const byName = new Map<string, { op: AnyOperation; runner: AccountRunner }>()
+    const baseUrlOf = (req: ApiRequest) => config.publicUrl ?? `http://${req.header("host") ?? "localhost"}`
+    const rawOf = (body: Json | undefined, params: Params, req: ApiRequest) => new Raw(body, params, req, baseUrlOf)
+
     for (const op of operations) {
+      if (op.name === callByNameOperation.name) continue
       const service = yield* op.service
-      const answer = op.answer ?? bare
-      const render = answer.envelope === "bare"
-        ? (output: unknown) => ok(output, answer.status)
-        : (output: unknown) => ok({ data: output }, answer.status)
+      const render = renderOf(op.answer ?? bare)
+      const caller: Caller = op.caller
+      /** Reads no body, or the body as a JSON object (step 4's first check), then `then`. */
+      const withBody = <A, E, R>(req: ApiRequest, then: (body: Json | undefined) => Effect.Effect<A, E, R>) =>
+        op.body === undefined ? then(undefined) : Effect.flatMap(requireJson(req), then)
+      if (caller._tag === "Account") {
+        const steps = accountSteps(op, (p, input) => op.run(service, p, input))
+        const runner: AccountRunner = (p, raw) => Effect.map(steps(p, raw), render)
+        byName.set(op.name, { op, runner })
+        routes.push({
+          method: op.method,
+          path: routerPath(op.path),
+          handler: checks.account(caller.roles, (p, req, params) =>
+            withBody(req, (b) => runner(p, rawOf(b, params, req)))),
+          withMessage: true,
+        })
+        continue
+      }
       /** Step 4's decoding, then the use case: no extra Effect step when the input decodes (the usual case). */
       const call = (p: Principal | undefined, raw: RawInput) => {
         const input = op.decode(raw)
         return Either.isLeft(input) ? Effect.fail(input.left) : Effect.map(op.run(service, p, input.right), render)
       }
       const withInput = (p: Principal | undefined, req: ApiRequest, params: Params) =>
-        op.body === undefined
-          ? call(p, new Raw(undefined, params, req))
-          : Effect.flatMap(requireJson(req), (body) => call(p, new Raw(body, params, req)))
-      const caller: Caller = op.caller
+        withBody(req, (b) =>
+          call(p, rawOf(b, params, req)))
+      routes.push(
+        caller._tag === "Key"
+          ? { method: op.method, path: routerPath(op.path), handler: checks.key(caller.guard, withInput) }
+          : {
+            method: op.method,
+            path: routerPath(op.path),
+            handler: consoleOperation((req, params) => withInput(undefined, req, params)),
+            withMessage: true,
+          },
+      )
+    }
+
+    if (operations.some((op) => op.name === callByNameOperation.name)) {
+      const callByName: CallByName = (p, name, flat, req) => {
+        const found = byName.get(name)
+        if (found === undefined) return Effect.fail(unknownOperation(name, [...byName.keys()]))
+        const refused = roleRefusal((found.op.caller as { roles: ReadonlyArray<string> }).roles, p)
+        if (refused !== undefined) return Effect.fail(refused)
+        return Effect.flatMap(splitFlatInput(found.op, flat), ({ params, query, body }) =>
+          found.runner(p, new Raw(body, params, req, baseUrlOf, query)))
+      }
+      const op = callByNameOperation
       routes.push({
         method: op.method,
         path: routerPath(op.path),
-        ...(caller._tag === "Key"
-          ? { handler: checks.key(caller.guard, withInput) }
-          : caller._tag === "Account"
-          ? { handler: checks.account(caller.roles, withInput), withMessage: true }
-          : { handler: consoleOperation((req, params) => withInput(undefined, req, params)), withMessage: true }),
+        handler: checks.account(
+          op.caller.roles,
+          (p, req, params) =>
+            Effect.flatMap(requireJson(req), (flat) =>
+              callByName(p, params.name, flat, req)),
+        ),
+        withMessage: true,
       })
     }
     return routes
@@ -49,10 +108,29 @@ export const routesOf = (operations: ReadonlyArray<AnyOperation>) =>
 
 const bare: Answer = { status: 200, envelope: "bare" }
 
+const renderOf = (answer: Answer) =>
+  answer.envelope === "bare" ? (output: unknown) => ok(output, answer.status) : (output: unknown) =>
+    // A list answers `{ data, next_cursor }`: its use case returns both (core/accounts/lists.ts).
+    isPage(output)
+      ? ok({ data: output.data, next_cursor: output.next_cursor }, answer.status)
+      : ok({ data: output }, answer.status)
+
 /** The raw input of one request; the query string is parsed only when an operation reads it. */
 class Raw implements RawInput {
-  constructor(readonly body: Json | undefined, readonly params: Params, private readonly req: ApiRequest) {}
+  constructor(
+    readonly body: Json | undefined,
+    readonly params: Params,
+    private readonly req: ApiRequest,
+    private readonly base: (req: ApiRequest) => string,
+    private readonly given?: URLSearchParams,
+  ) {}
   get query(): URLSearchParams {
-    return this.req.query
+    return this.given ?? this.req.query
+  }
+  get idempotencyKey(): string | undefined {
+    return this.req.header("idempotency-key")
+  }
+  get baseUrl(): string {
+    return this.base(this.req)
   }
 }

@@ -70,6 +70,16 @@ export const ApplicationsRepoMemory = Layer.effect(
             setIn(t.applications, application.id, { ...application, createdAt: current.createdAt }, record)
           }
         }),
+      pageInAccount: (accountId, after, limit) =>
+        db.read((t) =>
+          [...t.applications.values()]
+            .filter((a) =>
+              a.accountId === accountId &&
+              (after === null || a.createdAt < after.createdAt || (a.createdAt === after.createdAt && a.id < after.id))
+            )
+            .sort((x, y) => y.createdAt - x.createdAt || (y.id < x.id ? -1 : y.id > x.id ? 1 : 0))
+            .slice(0, limit)
+        ),
     }
   }),
 )

@@ -82,6 +82,16 @@ export const ApplicationsRepoSql = Layer.effect(
           Effect.asVoid,
           Effect.orDie,
         ),
+      pageInAccount: (accountId, after, limit) =>
+        (after === null
+          ? sql`SELECT ${columns} FROM applications WHERE account_id = ${accountId}
+              ORDER BY created_at DESC, id DESC LIMIT ${limit}`
+          : sql`SELECT ${columns} FROM applications WHERE account_id = ${accountId}
+              AND (created_at, id) < (${after.createdAt}, ${after.id}::uuid)
+              ORDER BY created_at DESC, id DESC LIMIT ${limit}`).pipe(
+            Effect.map((rows) => rows.map((r) => toApplication(r))),
+            Effect.orDie,
+          ),
     }
   }),
 )

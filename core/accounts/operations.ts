@@ -1,13 +1,13 @@
 /** The account API's operations (account tokens, `{ data }` answers); more join with the Account API issue. */
 import { Effect, Either, Option, Schema } from "effect"
 import { ApplicationsRepo } from "../../ports/store/accounts.ts"
-import { ApplicationOutput } from "../console/operations.ts"
-import { applicationJson } from "../console/render.ts"
 import { NotFound, notFound } from "../errors.ts"
-import { type AnyOperation, operation } from "../pipeline/operation.ts"
+import { type AnyOperation, operation, type RawInput } from "../pipeline/operation.ts"
+import { decodeWith } from "../pipeline/decode.ts"
 import { type ApplicationId, isUuid } from "../shared/brands.ts"
 import { unpauseApplication } from "./unpause.ts"
 import { ownerOrAdmin } from "./callers.ts"
+import { AccountApplication, accountApplicationJson } from "./applications.ts"
 
 const done = { status: 200, envelope: "data" } as const
 
@@ -27,8 +27,12 @@ export const accountOperations = [
       required: true,
     }],
     body: Schema.Struct({}),
-    decode: ({ params }) => Either.right(params.application),
-    output: ApplicationOutput,
+    decode: (() => {
+      const decode = decodeWith(Schema.Struct({}))
+      return (r: RawInput) => Either.map(decode(r.body ?? {}), () => r.params.application)
+    })(),
+    returns: "The application: id, name, status, paused (now false), external_id, created_at.",
+    output: AccountApplication,
     errors: [NotFound],
     idempotent: true,
     service: ApplicationsRepo,
@@ -37,7 +41,7 @@ export const accountOperations = [
         // An application of another account is `not_found`, as one that does not exist.
         const found = isUuid(id) ? yield* apps.get(id as ApplicationId) : Option.none()
         if (Option.isNone(found) || found.value.accountId !== p.account.id) return yield* notFound
-        return applicationJson(yield* unpauseApplication(found.value.id))
+        return accountApplicationJson(yield* unpauseApplication(found.value.id))
       }),
   }),
 ] as const satisfies ReadonlyArray<AnyOperation>

@@ -68,8 +68,21 @@ const leaves = (
  */
 export const decodeWith = <A, I>(schema: Schema.Schema<A, I>) => {
   const decode = Schema.decodeUnknownEither(schema, { errors: "all", onExcessProperty: "error" })
-  return (input: unknown): Either.Either<A, InvalidRequest> =>
-    Either.mapLeft(decode(input), (error) => {
+  // `Schema.Struct({})` is TypeScript's `{}`: it takes any object, extra properties included. An operation
+  // that takes no fields must still refuse every one.
+  const noFields = SchemaAST.isTypeLiteral(schema.ast) && schema.ast.propertySignatures.length === 0 &&
+    schema.ast.indexSignatures.length === 0
+  return (input: unknown): Either.Either<A, InvalidRequest> => {
+    if (noFields && typeof input === "object" && input !== null && !Array.isArray(input)) {
+      const extra = Object.keys(input)
+      if (extra.length > 0) {
+        return Either.left(refusal(
+          Object.fromEntries(extra.map((k) => [k, "is not a field of this operation"])),
+          Object.fromEntries(extra.map((k) => [k, "unknown"])),
+        ))
+      }
+    }
+    return Either.mapLeft(decode(input), (error) => {
       const fields: Record<string, string> = {}
       const errors: Record<string, string> = {}
       for (const { path, issue } of leaves(error.issue, [])) {
@@ -78,11 +91,16 @@ export const decodeWith = <A, I>(schema: Schema.Schema<A, I>) => {
         errors[name] = codeOf(issue)
         fields[name] = messageOf(issue)
       }
-      const names = Object.keys(errors)
-      return new InvalidRequest({
-        message: names.length === 1 ? `\`${names[0]}\` ${fields[names[0]]}` : `${names.length} fields are refused.`,
-        fields,
-        errors,
-      })
+      return refusal(fields, errors)
     })
+  }
+}
+
+const refusal = (fields: Record<string, string>, errors: Record<string, string>) => {
+  const names = Object.keys(errors)
+  return new InvalidRequest({
+    message: names.length === 1 ? `\`${names[0]}\` ${fields[names[0]]}` : `${names.length} fields are refused.`,
+    fields,
+    errors,
+  })
 }

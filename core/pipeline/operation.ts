@@ -50,6 +50,10 @@ export interface RawInput {
   readonly body: Json | undefined
   readonly params: Readonly<Record<string, string>>
   readonly query: URLSearchParams
+  /** The request's `Idempotency-Key`, if any (an approval is bound to it). */
+  readonly idempotencyKey: string | undefined
+  /** `{base_url}` of this request (`human_action` links into the console under it). */
+  readonly baseUrl: string
 }
 
 export interface Operation<

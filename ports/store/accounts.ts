@@ -18,4 +18,10 @@ export class ApplicationsRepo extends Context.Tag("ports/ApplicationsRepo")<Appl
   /** A partner's client application, named by its id or its `external_id`. */
   readonly findInAccount: (accountId: AccountId, idOrExternalId: string) => Effect.Effect<Option.Option<Application>>
   readonly update: (application: Application) => Effect.Effect<void>
+  /** Up to `limit` applications of the account, newest first (then the greater id), after `after` if given. */
+  readonly pageInAccount: (
+    accountId: AccountId,
+    after: { readonly createdAt: number; readonly id: string } | null,
+    limit: number,
+  ) => Effect.Effect<ReadonlyArray<Application>>
 }>() {}

@@ -18,6 +18,10 @@ describe("POST /v1/applications/{application}/unpause lifts the pause the protec
     expect(refused.body).toEqual({ error: "application_paused" })
 
     await s.call("POST", "/console/v1/simulator/clock", { key: s.consoleToken, body: { advance_ms: 1_000 } })
+    // Unpausing resumes spending: it needs an approval by default (DECISIONS 11).
+    const asked = await s.call("POST", `/v1/applications/${app.id}/unpause`, { key: token, body: {} })
+    expect(asked.status).toBe(428)
+    await s.console("POST", `/approvals/${asked.body.approval.id}/approve`, {})
     const unpaused = await s.call("POST", `/v1/applications/${app.id}/unpause`, { key: token, body: {} })
     expect(unpaused.status).toBe(200)
     expect(unpaused.body.data).toMatchObject({ id: app.id, paused: false })

@@ -1,0 +1,111 @@
+/** Approvals: `approvals.show` (account API) and the console's approve, deny and approval policy (DECISIONS 14). */
+import { Schema } from "effect"
+import { everyRole } from "../accounts/callers.ts"
+import { InvalidState, NotFound } from "../errors.ts"
+import { accountParameter, consoleCaller, consoleDone } from "../console/operations.ts"
+import { decodeWith } from "../pipeline/decode.ts"
+import { type AnyOperation, operation, type Parameter, type RawInput } from "../pipeline/operation.ts"
+import type { AccountId } from "../shared/brands.ts"
+import { Either } from "effect"
+import { Approvals } from "./service.ts"
+
+const ApprovalOutput = Schema.Struct({
+  id: Schema.UUID,
+  status: Schema.Literal("pending", "approved", "denied", "used", "expired"),
+  operation: Schema.String,
+  input: Schema.Struct({
+    path: Schema.Record({ key: Schema.String, value: Schema.String }),
+    query: Schema.Record({ key: Schema.String, value: Schema.String }),
+    body: Schema.Unknown,
+  }),
+  created_at: Schema.String,
+  expires_at: Schema.String,
+  decided_at: Schema.NullOr(Schema.String),
+  note: Schema.NullOr(Schema.String),
+}).annotations({ identifier: "Approval" })
+
+const approvalParameter: Parameter = {
+  name: "id",
+  in: "path",
+  description: "The approval id (`approval.id` of a 428 answer)",
+  schema: Schema.UUID,
+  required: true,
+}
+
+const DecisionBody = Schema.Struct({ note: Schema.optional(Schema.NullOr(Schema.String.pipe(Schema.maxLength(1000)))) })
+const decodeDecision = decodeWith(DecisionBody)
+const decision = (r: RawInput) =>
+  Either.map(decodeDecision(r.body ?? {}), (b) => ({ id: r.params.id, note: b.note ?? null }))
+
+const PolicyBody = Schema.Struct({ operations: Schema.Array(Schema.String) })
+const decodePolicy = decodeWith(PolicyBody)
+
+export const approvalOperations = [
+  operation({
+    name: "approvals.show",
+    summary: "An approval of the account: its status (pending, approved, denied, used, expired) and what it is for.",
+    returns: "The approval: id, status, operation, input, created_at, expires_at, decided_at.",
+    method: "GET",
+    path: "/v1/approvals/{id}",
+    caller: everyRole,
+    answer: { status: 200, envelope: "data" },
+    parameters: [approvalParameter],
+    body: undefined,
+    decode: (r) => Either.right(r.params.id),
+    output: ApprovalOutput,
+    errors: [NotFound],
+    idempotent: false,
+    service: Approvals,
+    run: (a, p, id: string) => a.show(p.account.id, id),
+  }),
+  operation({
+    name: "console.approvals.approve",
+    summary: "Approves a pending approval: the same request sent again runs once.",
+    method: "POST",
+    path: "/console/v1/approvals/{id}/approve",
+    caller: consoleCaller,
+    answer: consoleDone,
+    parameters: [approvalParameter],
+    body: DecisionBody,
+    decode: decision,
+    output: ApprovalOutput,
+    errors: [NotFound, InvalidState],
+    idempotent: false,
+    service: Approvals,
+    run: (a, _, d: { id: string; note: string | null }) => a.decide(d.id, "approved", d.note),
+  }),
+  operation({
+    name: "console.approvals.deny",
+    summary: "Denies a pending approval: the request answers 403 approval_denied until the approval expires.",
+    method: "POST",
+    path: "/console/v1/approvals/{id}/deny",
+    caller: consoleCaller,
+    answer: consoleDone,
+    parameters: [approvalParameter],
+    body: DecisionBody,
+    decode: decision,
+    output: ApprovalOutput,
+    errors: [NotFound, InvalidState],
+    idempotent: false,
+    service: Approvals,
+    run: (a, _, d: { id: string; note: string | null }) => a.decide(d.id, "denied", d.note),
+  }),
+  operation({
+    name: "console.approval_policy.set",
+    summary: "The account operations that need an approval on this account (default: applications.unpause, " +
+      "chat.team.add).",
+    method: "PUT",
+    path: "/console/v1/accounts/{account}/approval-policy",
+    caller: consoleCaller,
+    answer: consoleDone,
+    parameters: [accountParameter],
+    body: PolicyBody,
+    decode: (r) => Either.map(decodePolicy(r.body ?? {}), (b) => ({ account: r.params.account, ...b })),
+    output: PolicyBody,
+    errors: [NotFound],
+    idempotent: false,
+    service: Approvals,
+    run: (a, _, i: { account: string; operations: ReadonlyArray<string> }) =>
+      a.setPolicy(i.account as AccountId, i.operations),
+  }),
+] as const satisfies ReadonlyArray<AnyOperation>

@@ -44,10 +44,11 @@ describe("POST /v1/applications/{application}/unpause lifts the pause the protec
   })
 
   it("GET /v1/account/wallet reads the balance in halalas and its state", async () => {
-    const { account } = await setupApplication(s, { balance: 1_000 })
+    const { account } = await setupApplication(s, { balance: 999 })
     const token = (await s.console("POST", `/accounts/${account.id}/account-tokens`)).token
     const res = await s.call("GET", "/v1/account/wallet", { key: token })
     expect(res.status).toBe(200)
-    expect(res.body.data).toMatchObject({ balance_halalas: 1_000, state: "low", codes_left: 111 })
+    // Below the default low-balance alert of 1,000 halalas (DECISIONS 12).
+    expect(res.body.data).toMatchObject({ balance_halalas: 999, state: "low", codes_left: 111 })
   })
 })

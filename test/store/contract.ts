@@ -9,6 +9,7 @@ import { accountsContract } from "./contract-accounts.ts"
 import { httpContract } from "./contract-http.ts"
 import { miscContract } from "./contract-misc.ts"
 import { transactionsContract } from "./contract-transactions.ts"
+import { usageContract } from "./contract-usage.ts"
 import { verifyContract } from "./contract-verify.ts"
 import { walletContract } from "./contract-wallet.ts"
 import type { ContractOptions } from "./fixtures.ts"
@@ -21,6 +22,7 @@ export const storeContract = <E>(name: string, store: Layer.Layer<Store, E>, opt
     httpContract(it)
     walletContract(it, options)
     verifyContract(it, options)
+    usageContract(it)
     miscContract(it)
     transactionsContract(it)
   })

@@ -3,7 +3,7 @@
  * by hand): each operation's parameters, body and output Schemas as JSON Schema (Effect's JSONSchema), its
  * answers by status with the body of every code it may answer.
  */
-import { JSONSchema, Schema } from "effect"
+import { JSONSchema, Schema, SchemaAST } from "effect"
 import type { ErrorCode } from "../errors.ts"
 import type { CatalogueEntry } from "../shared/api-error.ts"
 import {
@@ -102,11 +102,20 @@ export const openApiDocument = (operations: ReadonlyArray<AnyOperation>): OpenAp
       if (!list.includes(c)) list.push(c)
       byStatus.set(entryOf(c).status, list)
     }
+    const answer = op.answer ?? { status: 200, envelope: "bare" }
+    const output = jsonSchema(op.output)
     const responses: Record<string, unknown> = {
-      "200": {
-        description: "OK",
+      [String(answer.status)]: {
+        description: answer.status === 201 ? "Created" : "OK",
         headers: { "X-Request-Id": requestId },
-        content: { "application/json": { schema: jsonSchema(op.output) } },
+        content: {
+          "application/json": {
+            // `{ data }` (account API, console); a list's use case already answers `{ data, next_cursor }`.
+            schema: answer.envelope === "bare" || isPageSchema(op.output)
+              ? output
+              : { type: "object", required: ["data"], properties: { data: output }, additionalProperties: false },
+          },
+        },
       },
     }
     for (const [status, classes] of [...byStatus].sort(([a], [b]) => a - b)) {
@@ -140,8 +149,13 @@ export const openApiDocument = (operations: ReadonlyArray<AnyOperation>): OpenAp
     ;(paths[op.path] ??= {})[op.method.toLowerCase()] = {
       operationId: op.name,
       summary: op.summary,
-      security: [{ bearer: [] }, { apiKey: [] }],
+      security: op.caller._tag === "Key"
+        ? [{ bearer: [] }, { apiKey: [] }]
+        : op.caller._tag === "Account"
+        ? [{ accountToken: [] }]
+        : [{ consoleToken: [] }],
       ...(op.caller._tag === "Key" && op.caller.guard.scope ? { "x-scope": op.caller.guard.scope } : {}),
+      ...(op.caller._tag === "Account" ? { "x-roles": op.caller.roles } : {}),
       ...(parameters.length > 0 ? { parameters } : {}),
       ...(op.body === undefined
         ? {}
@@ -161,8 +175,20 @@ export const openApiDocument = (operations: ReadonlyArray<AnyOperation>): OpenAp
       securitySchemes: {
         bearer: { type: "http", scheme: "bearer", description: "`Authorization: Bearer <API key>`" },
         apiKey: { type: "apiKey", in: "header", name: "x-api-key" },
+        accountToken: {
+          type: "http",
+          scheme: "bearer",
+          description: "`Authorization: Bearer <account token>` (`svc_acct_`, issued in the console)",
+        },
+        consoleToken: { type: "http", scheme: "bearer", description: "`Authorization: Bearer <CONSOLE_TOKEN>`" },
       },
       schemas: withoutIds(definitions),
     },
   }
+}
+
+/** A list's output: a struct with `data` and `next_cursor` (core/accounts/lists.ts `PageOf`). */
+const isPageSchema = (schema: Schema.Schema<any, any>): boolean => {
+  const ast = SchemaAST.isTransformation(schema.ast) ? schema.ast.to : schema.ast
+  return SchemaAST.isTypeLiteral(ast) && ast.propertySignatures.some((p) => p.name === "next_cursor")
 }

@@ -44,8 +44,12 @@ describe("GET /openapi.json: the document of the declared operations", () => {
           const concrete = `${prefix}${path.replace(/\{\w+\}/g, crypto.randomUUID())}`
           const res = await s.call(method.toUpperCase(), concrete, method === "get" ? {} : { rawBody: "{}" })
           expect(res.status, `${method} ${concrete}`).toBe(401)
-          // The console's refusals carry a message (DECISIONS 2); the API's are the bare code.
-          if (path.startsWith("/console/")) expect(res.body).toMatchObject({ error: "unauthorized" })
+          // The console's and the account API's refusals carry a message (DECISIONS 2, 10); the key routes'
+          // are the bare code.
+          const operation = (methods as Record<string, { security?: ReadonlyArray<Record<string, unknown>> }>)[method]
+          const withMessage = path.startsWith("/console/") ||
+            (operation.security ?? []).some((scheme) => "accountToken" in scheme)
+          if (withMessage) expect(res.body).toEqual({ error: "unauthorized", message: expect.any(String) })
           else expect(res.body).toEqual({ error: "unauthorized" })
         }
       }

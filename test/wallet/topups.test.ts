@@ -12,19 +12,9 @@ import { operationsOf, selectedProducts } from "../../adapters/products.ts"
 import { vatOf, withVat } from "../../core/wallet/money.ts"
 import { testSettings } from "../verify/harness.ts"
 import { startServer, type TestServer, useServer } from "../support/server.ts"
+import { accountWithToken } from "./support.ts"
 
 const HOUR = 3_600_000
-
-/** An account with `balance` halalas and a token of `role`. */
-export const accountWithToken = async (s: TestServer, opts: { balance?: number; role?: string } = {}) => {
-  const account = await s.console("POST", "/accounts", { name: "Merchant" })
-  if ((opts.balance ?? 0) > 0) {
-    await s.console("POST", `/accounts/${account.id}/wallet/credit`, { amount_halalas: opts.balance })
-  }
-  const token = (await s.console("POST", `/accounts/${account.id}/account-tokens`, { role: opts.role ?? "owner" }))
-    .token as string
-  return { account, token }
-}
 
 describe("VAT 15 % on top: vat_halalas = round half up(amount × 15 / 100), total = amount + VAT (DECISIONS 12)", () => {
   it("the half rounds up, below it down, in integer arithmetic", () => {
@@ -185,7 +175,7 @@ describe("POST /console/v1/simulator/topups/{id}/pay: link paid, wallet credited
 })
 
 describe("the payment simulator's route exists only while PAYMENT_PROVIDER is simulator", () => {
-  it("the payments-simulator product (its pay route) is selected with the simulator only", async () => {
+  it("the payments-simulator product (its pay route) is selected with the simulator only", () => {
     const names = (paymentProvider: string) =>
       operationsOf(selectedProducts({ ...testSettings, paymentProvider })).map((o) => o.name)
     expect(names("simulator")).toContain("console.simulator.topups.pay")

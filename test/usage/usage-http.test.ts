@@ -452,3 +452,37 @@ describe('DECISIONS 12: "`month` (this or the two before; default this) or `from
     }
   })
 })
+
+describe('DECISIONS 10: "Call by name: `POST /operations/{name}`, body = the input object, answers as the route would"', () => {
+  const s = useServer()
+  const t = tools(s)
+
+  it("clients.usage.show is in the catalogue for every role, and answers by name as by route", async () => {
+    const accountId = await t.account()
+    for (let i = 0; i < 2; i++) await t.code(await t.key((await t.app(accountId, `Shop ${i}`)).id))
+    const token = await t.token(accountId, "agent")
+    const listed = await s.call("GET", "/v1/operations?limit=100", { key: token })
+    const row = listed.body.data.find((r: { name: string }) => r.name === "clients.usage.show")
+    expect(row).toMatchObject({
+      name: "clients.usage.show",
+      method: "GET",
+      path: "/v1/clients/usage",
+      output: expect.any(String),
+      requires_approval: false,
+      idempotent: true,
+      roles: ["owner", "admin", "agent"],
+    })
+    const now = await t.clock()
+    const byRoute = await t.usage(token, `?month=${riyadhMonth(now)}&limit=1`)
+    const byName = await s.call("POST", "/v1/operations/clients.usage.show", {
+      key: token,
+      body: { month: riyadhMonth(now), limit: 1 },
+    })
+    expect(byName.status).toBe(200)
+    expect(byName.body.data).toEqual(byRoute.body.data)
+    expect(typeof byName.body.next_cursor).toBe("string")
+    const unknown = await s.call("POST", "/v1/operations/clients.usage.show", { key: token, body: { page: 2 } })
+    expect(unknown.status).toBe(400)
+    expect(unknown.body.errors).toEqual({ page: "unknown" })
+  })
+})

@@ -69,11 +69,15 @@ export const TopupAmount = Schema.Int.pipe(Schema.between(Wallet.topupHalalas.mi
 
 export const SettingsBody = Schema.Struct({
   low_balance_alert_halalas: Schema.optional(Threshold),
-  auto_topup: Schema.optional(Schema.Struct({
-    enabled: Schema.optional(Schema.Boolean),
-    threshold_halalas: Schema.optional(Threshold),
-    amount_halalas: Schema.optional(TopupAmount),
-  })),
+  // Exact (no `undefined` member): a refused field inside is named alone, not with its parent as well.
+  auto_topup: Schema.optionalWith(
+    Schema.Struct({
+      enabled: Schema.optional(Schema.Boolean),
+      threshold_halalas: Schema.optional(Threshold),
+      amount_halalas: Schema.optional(TopupAmount),
+    }),
+    { exact: true },
+  ),
 })
 const decodeSettings = decodeWith(SettingsBody)
 

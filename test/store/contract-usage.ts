@@ -1,5 +1,6 @@
 import { assert } from "@effect/vitest"
 import { Effect } from "effect"
+import * as fc from "effect/FastCheck"
 import type { Application } from "../../core/accounts/model.ts"
 import type { AccountId, ApplicationId, Halalas } from "../../core/shared/brands.ts"
 import { ApplicationsRepo, VerificationsRepo, VerifySendsRepo } from "../../ports/store/mod.ts"
@@ -81,7 +82,111 @@ const row = (app: Application, codesSent: number, codesVerified: number, costHal
   costHalalas,
 })
 
+/** Generated traffic: applications with names and external ids from a small alphabet, sends and verifications. */
+const generated = fc.record({
+  apps: fc.array(
+    fc.record({
+      name: fc.stringMatching(/^[A-Za-z -]{1,8}$/),
+      externalId: fc.option(fc.stringMatching(/^[a-zA-Z0-9-]{1,6}$/), { nil: null }),
+    }),
+    { minLength: 4, maxLength: 10 },
+  ),
+  codes: fc.array(
+    fc.record({
+      app: fc.nat(),
+      mode: fc.constantFrom("live" as const, "partner" as const, "test" as const, "partner_test" as const),
+      sends: fc.array(
+        fc.record({
+          at: fc.integer({ min: -3, max: 12 }),
+          refused: fc.integer({ min: 0, max: 3 }).map((n) => n === 0),
+        }),
+        {
+          minLength: 1,
+          maxLength: 3,
+        },
+      ),
+      verifiedAt: fc.option(fc.integer({ min: -3, max: 12 }), { nil: null }),
+      price: fc.constantFrom(9, 9, 9, 5),
+    }),
+    { minLength: 20, maxLength: 60 },
+  ),
+})
+
+/** What DECISIONS 12 and 16 say the rows are, computed plainly from the generated traffic (period: hours 0 to 9). */
+type Traffic = typeof generated extends fc.Arbitrary<infer T> ? T : never
+
+const expectedRows = (apps: ReadonlyArray<Application>, traffic: Traffic) => {
+  const inPeriod = (at: number) => at >= 0 && at < 10
+  const rows = apps.map((a) => ({ ...row(a, 0, 0, 0) }))
+  for (const c of traffic.codes) {
+    const r = rows[c.app % rows.length] as { -readonly [K in keyof UsageRow]: UsageRow[K] }
+    const charged = c.mode === "live" || c.mode === "partner"
+    for (const s of c.sends) {
+      if (charged && !s.refused && inPeriod(s.at)) (r.codesSent++, r.costHalalas += c.price)
+    }
+    if (charged && c.verifiedAt !== null && inPeriod(c.verifiedAt)) r.codesVerified++
+  }
+  return rows.filter((r) => r.codesSent > 0 || r.codesVerified > 0).sort((a, b) =>
+    b.codesSent - a.codesSent || b.costHalalas - a.costHalalas ||
+    (a.applicationId < b.applicationId ? -1 : a.applicationId > b.applicationId ? 1 : 0)
+  )
+}
+
 export const usageContract = (it: It) => {
+  it.effect("usage: generated traffic reads as DECISIONS 12 and 16 compute it, page by page and for any q", () =>
+    Effect.gen(function* () {
+      const repo = yield* UsageRepo
+      const applications = yield* ApplicationsRepo
+      const verifications = yield* VerificationsRepo
+      const sends = yield* VerifySendsRepo
+      const hour = 3_600_000
+      const samples = fc.sample(generated, { numRuns: 8, seed: 1405 })
+      for (const traffic of samples) {
+        const accountId = uuid() as AccountId
+        const apps = traffic.apps.map((a) => application(accountId, a))
+        yield* Effect.forEach(apps, applications.insert)
+        for (const c of traffic.codes) {
+          const app = apps[c.app % apps.length]
+          const v = verification(app, {
+            mode: c.mode,
+            ...(c.verifiedAt === null ? {} : { status: "verified", verifiedAt: since + c.verifiedAt * hour }),
+          })
+          yield* verifications.insert(v)
+          const charged = c.mode === "live" || c.mode === "partner"
+          for (const [i, s] of c.sends.entries()) {
+            const at = since + s.at * hour + i
+            yield* sends.insert(send(v, at, { priceHalalas: (charged ? c.price : 0) as Halalas }))
+            if (s.refused) yield* sends.delete(v.id, at)
+          }
+        }
+        const expected = expectedRows(apps, traffic)
+        const totals = {
+          applications: expected.length,
+          codesSent: expected.reduce((n, r) => n + r.codesSent, 0),
+          codesVerified: expected.reduce((n, r) => n + r.codesVerified, 0),
+          costHalalas: expected.reduce((n, r) => n + r.costHalalas, 0),
+        }
+        const query: UsageQuery = { accountId, since, until: since + 10 * hour, q: null, limit: 3, after: null }
+        const pages: Array<UsageRow> = []
+        for (let after: ApplicationId | null = null;;) {
+          const page: { rows: ReadonlyArray<UsageRow>; totals: unknown } = yield* repo.page({ ...query, after })
+          assert.deepStrictEqual(page.totals, totals)
+          pages.push(...page.rows)
+          if (page.rows.length < 3) break
+          after = page.rows[2].applicationId
+        }
+        assert.deepStrictEqual(pages, expected)
+        for (const q of ["a", "E", "-", " ", "zz", apps[0].id]) {
+          const needle = usageNeedle(q)
+          const matching = expected.filter((r) =>
+            usageNeedle(r.name).includes(needle) || usageNeedle(r.externalId ?? "").includes(needle) ||
+            r.applicationId === needle
+          )
+          assert.deepStrictEqual((yield* repo.page({ ...query, q: needle, limit: 100 })).rows, matching)
+        }
+      }
+    }))
+
   it.effect("usage: counts charged sends not refused, live and partner verifications, cost; busiest first", () =>
     Effect.gen(function* () {
       const repo = yield* UsageRepo

@@ -32,8 +32,8 @@ const spend = (accountId: AccountId, amount: number, product = "verify", kind: "
       TestClock.currentTimeMillis,
       (now) =>
         kind === "charge"
-          ? w.charge({ accountId, kind, amountHalalas: -amount, product, reference: null, at: now })
-          : w.add({ accountId, kind, amountHalalas: amount, product, reference: null, at: now }),
+          ? Effect.asVoid(w.charge({ accountId, kind, amountHalalas: -amount, product, reference: null, at: now }))
+          : Effect.asVoid(w.add({ accountId, kind, amountHalalas: amount, product, reference: null, at: now })),
     ))
 
 describe("wallet.show: d is today's Riyadh day of the month, and the month is the Riyadh month", () => {

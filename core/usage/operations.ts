@@ -1,6 +1,7 @@
 /** The usage product's account-API operation: `clients.usage.show` (DECISIONS 10, 12 and 16). */
 import { Either, Schema } from "effect"
 import { everyRole } from "../accounts/callers.ts"
+import { Limit as ListLimit } from "../accounts/lists.ts"
 import { Lists, Prices } from "../limits.ts"
 import { decodeWith, ErrorCode } from "../pipeline/decode.ts"
 import { InvalidRequest } from "../pipeline/errors.ts"
@@ -24,9 +25,7 @@ const Query = Schema.String.pipe(
     message: () => `at most ${maxQueryLength} characters`,
   }),
 ).annotations({ description: "Part of a name or `external_id` (any case), or an application id" })
-const Limit = Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, Lists.maxLimit)).annotations({
-  description: `1 to ${Lists.maxLimit}; default ${Lists.defaultLimit}`,
-})
+const Limit = ListLimit()
 const Cursor = Schema.String.annotations({ description: "A `next_cursor` as answered" })
 
 /** The query string, every parameter optional; any other parameter is `400` code `unknown`. */

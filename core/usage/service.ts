@@ -12,6 +12,7 @@ import type { AccountPrincipal } from "../pipeline/authenticate.ts"
 import { makeCursors } from "../pipeline/cursor.ts"
 import { InvalidRequest } from "../pipeline/errors.ts"
 import { type ApplicationId, isUuid } from "../shared/brands.ts"
+import { untracedStacks } from "../shared/tracing.ts"
 import { type Period, type PeriodInput, usagePeriod } from "./period.ts"
 
 export interface UsageInput extends PeriodInput {
@@ -41,7 +42,7 @@ export class Usage extends Effect.Service<Usage>()("core/Usage", {
     const repo = yield* UsageRepo
     const cursors = yield* makeCursors
 
-    const show = Effect.fn("Usage.show")(function* (p: AccountPrincipal, input: UsageInput) {
+    const show = Effect.fn("Usage.show", untracedStacks)(function* (p: AccountPrincipal, input: UsageInput) {
       const now = yield* Clock.currentTimeMillis
       const period = yield* usagePeriod(input, now)
       const needle = input.q === undefined || input.q === "" ? null : usageNeedle(input.q)

@@ -26,6 +26,10 @@ const Query = Schema.String.pipe(
   }),
 ).annotations({ description: "Part of a name or `external_id` (any case), or an application id" })
 const Limit = ListLimit()
+/** `limit` as the query string carries it (the document's and the catalogue's view of `Limit`). */
+const LimitText = Schema.String.pipe(Schema.pattern(/^\d+$/)).annotations({
+  description: `An integer from 1 to ${Lists.maxLimit} (default ${Lists.defaultLimit})`,
+})
 const Cursor = Schema.String.annotations({ description: "A `next_cursor` as answered" })
 
 /** The query string, every parameter optional; any other parameter is `400` code `unknown`. */
@@ -115,7 +119,7 @@ export const usageOperations = [
       parameter("from", From, "The first Riyadh day of a custom range, `YYYY-MM-DD` (with `to`)"),
       parameter("to", To, "The last Riyadh day of a custom range, inclusive, up to today (with `from`)"),
       parameter("q", Query, "Narrows the rows: part of a name or `external_id` (any case), or an application id"),
-      parameter("limit", Limit, `Rows per page, 1 to ${Lists.maxLimit} (default ${Lists.defaultLimit})`),
+      parameter("limit", LimitText, `Rows per page, 1 to ${Lists.maxLimit} (default ${Lists.defaultLimit})`),
       parameter("cursor", Cursor, "The `next_cursor` of the previous page"),
     ],
     body: undefined,

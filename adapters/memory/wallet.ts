@@ -119,6 +119,8 @@ export const WalletRepoMemory = Layer.effect(
           return spent
         }),
       settings: (accountId) => db.read((t) => settingsOf(t, accountId)),
+      // A memory transaction holds the store's one permit: nothing else writes meanwhile.
+      settingsForUpdate: (accountId) => db.read((t) => settingsOf(t, accountId)),
       saveSettings: (accountId, settings) =>
         db.write((t, record) => setIn(t.walletSettings, accountId, structuredClone(settings), record)),
     }

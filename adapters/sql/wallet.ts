@@ -143,6 +143,17 @@ export const WalletRepoSql = Layer.effect(
           Effect.map((rows) => toSettings(rows[0])),
           Effect.orDie,
         ),
+      // The defaults' row is made first, so that there is a row to lock even for an account that set nothing.
+      settingsForUpdate: (accountId) =>
+        sql`INSERT INTO wallet_settings (account_id, low_balance_alert_halalas, auto_topup_enabled,
+            auto_topup_threshold_halalas, auto_topup_amount_halalas)
+          VALUES (${accountId}, ${Wallet.lowBalanceAlertHalalas}, ${Wallet.autoTopup.enabled},
+            ${Wallet.autoTopup.thresholdHalalas}, ${Wallet.autoTopup.amountHalalas})
+          ON CONFLICT (account_id) DO NOTHING`.pipe(
+          Effect.zipRight(sql`SELECT * FROM wallet_settings WHERE account_id = ${accountId} FOR UPDATE`),
+          Effect.map((rows) => toSettings(rows[0])),
+          Effect.orDie,
+        ),
       saveSettings: (accountId, s) =>
         sql`INSERT INTO wallet_settings (account_id, low_balance_alert_halalas, auto_topup_enabled,
             auto_topup_threshold_halalas, auto_topup_amount_halalas, card_brand, card_last4, card_token)

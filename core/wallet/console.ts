@@ -49,7 +49,7 @@ export class WalletConsole extends Effect.Service<WalletConsole>()("core/WalletC
       function* (accountId: string, patch: SettingsPatch) {
         const owner = yield* operator.account(accountId)
         yield* tx.withTransaction(Effect.gen(function* () {
-          const current = yield* wallet.settings(owner.id)
+          const current = yield* wallet.settingsForUpdate(owner.id)
           yield* wallet.saveSettings(owner.id, {
             lowBalanceAlertHalalas: patch.low_balance_alert_halalas ?? current.lowBalanceAlertHalalas,
             autoTopup: {

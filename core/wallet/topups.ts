@@ -122,7 +122,7 @@ export class WalletTopups extends Effect.Service<WalletTopups>()("core/WalletTop
           at: now,
         })
         if (card !== null) {
-          const settings = yield* wallet.settings(link.accountId)
+          const settings = yield* wallet.settingsForUpdate(link.accountId)
           yield* wallet.saveSettings(link.accountId, { ...settings, card })
         }
         return linkJson({ ...link, status: "paid", paidAt: now }, now)

@@ -27,7 +27,7 @@ export const isKnownEvent = (name: string): boolean => AllEvents.includes(name)
 export const isVerificationEvent = (name: string): boolean =>
   (VerificationEvents as ReadonlyArray<string>).includes(name)
 
-/** `service.*` and `balance.*` go to the partner account's endpoint; everything else to the application's. */
+/** `service.*` and `balance.*` go to the account's endpoint (any account's for `balance.*`); everything else to the application's. */
 export const isAccountEvent = (name: string): boolean => name.startsWith("service.") || name.startsWith("balance.")
 
 /** The default event of a console rehearsal. */

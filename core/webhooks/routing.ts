@@ -1,7 +1,8 @@
 /**
  * Routing: which endpoints an outbox event reaches, with which `data`.
  *
- * - `service.*`, `balance.*`: the endpoint of the event's account (the partner).
+ * - `service.*`, `balance.*`: the endpoint of the event's account (the partner's for `service.*`; any
+ *   account's for `balance.low`, DECISIONS 15).
  * - every other event with an application: the application's endpoint, `data` as written.
  * - `verification.*` also: the account's endpoint when its `events` names the event, with
  *   `external_id` (the application's external id, or null) added to `data`.

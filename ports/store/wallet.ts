@@ -78,6 +78,8 @@ export class WalletRepo extends Context.Tag("ports/WalletRepo")<WalletRepo, {
   readonly lastTopup: (accountId: AccountId) => Effect.Effect<Option.Option<Topup>>
   readonly monthByProduct: (accountId: AccountId, since: Millis) => Effect.Effect<Record<string, number>>
   readonly settings: (accountId: AccountId) => Effect.Effect<WalletSettings>
+  /** The settings, their row locked for the caller's transaction (a read-modify-write of them). */
+  readonly settingsForUpdate: (accountId: AccountId) => Effect.Effect<WalletSettings>
   readonly saveSettings: (accountId: AccountId, settings: WalletSettings) => Effect.Effect<void>
 }>() {}
 

@@ -78,10 +78,13 @@ export const walletContract = (it: It, options: ContractOptions) => {
       assert.strictEqual(yield* wallet.balance(id), 61)
     }))
 
-  it.effect("wallet: settings read the defaults until saved; a charge answers them with the balance", () =>
+  it.effect("wallet: settings read the defaults until saved (locked or not); a charge answers them with the balance", () =>
     Effect.gen(function* () {
       const wallet = yield* WalletRepo
+      const tx = yield* Transactor
       const id = uuid() as AccountId
+      assert.deepStrictEqual(yield* wallet.settings(id), defaults)
+      assert.deepStrictEqual(yield* tx.withTransaction(wallet.settingsForUpdate(id)), defaults)
       assert.deepStrictEqual(yield* wallet.settings(id), defaults)
       const saved: WalletSettings = {
         lowBalanceAlertHalalas: 2_500,

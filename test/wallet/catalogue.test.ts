@@ -15,7 +15,7 @@ describe("the wallet's rows in GET /v1/operations, and call by name (DECISIONS 1
     const { token } = await accountWithToken(s)
     const res = await s.call("GET", "/v1/operations", { key: token })
     expect(res.status).toBe(200)
-    const rows = Object.fromEntries(
+    const rows: Record<string, any> = Object.fromEntries(
       (res.body.data as Array<any>).filter((r) => r.name.startsWith("wallet.")).map((r) => [r.name, r]),
     )
     expect(Object.keys(rows).sort()).toEqual(["wallet.proformas.create", "wallet.show", "wallet.topups.link"])

@@ -11,6 +11,10 @@ const platform = await makePlatform(settings)
 // The web handler reads the body itself, up to the platform's 1 MiB limit; it takes /messaging off the path.
 const messaging = webHandler(platform.dispatch, { prefix: "/messaging" })
 
+// The platform's answers in progress. Deno 2.9's `server.shutdown()` cuts the body of a request that is
+// still arriving (denoland/deno#36809), so the stop below lets them finish before it shuts the server down.
+const answering = new Set<Promise<Response>>()
+
 const server = Deno.serve({
   port: settings.port,
   hostname: settings.host,
@@ -19,16 +23,21 @@ const server = Deno.serve({
 }, (request, info) => {
   const path = new URL(request.url).pathname
   if (path === "/hello") return Response.json({ hello: "from deno" })
+  if (path !== "/messaging" && !path.startsWith("/messaging/")) return new Response("not found", { status: 404 })
   // The caller's address is the socket's (for keys with an IP allowlist), never a header.
-  if (path === "/messaging" || path.startsWith("/messaging/")) return messaging(request, info.remoteAddr.hostname)
-  return new Response("not found", { status: 404 })
+  const answer = messaging(request, info.remoteAddr.hostname)
+  answering.add(answer)
+  const done = () => answering.delete(answer)
+  answer.then(done, done)
+  return answer
 })
 
 let stopping = false
 const stop = async () => {
   if (stopping) return
   stopping = true
-  await server.shutdown() // stop accepting, finish the requests in flight
+  while (answering.size > 0) await Promise.allSettled(answering) // the requests in flight (see above)
+  await server.shutdown() // stop accepting, finish what is left
   await platform.dispose() // then the background jobs and the store
   Deno.exit(0)
 }

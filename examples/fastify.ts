@@ -14,19 +14,18 @@ const messaging = nodeHandler(platform.dispatch, { prefix: "/messaging" })
 const app = Fastify({
   // The platform's server options, and its JSON answers to what node:http's parser refuses.
   serverFactory: (handler) => nodeServer(platform.dispatch, { app: handler, prefix: "/messaging" }),
-  // The platform's paths are longer than Fastify's default 100 characters for the wildcard.
-  routerOptions: { maxParamLength: 2048 },
 })
 app.get("/hello", () => ({ hello: "from fastify" }))
 
 await app.register((scope, _opts, done) => {
-  // No body parsing here: the body stream is left to the platform, which reads it up to its 1 MiB limit.
-  scope.removeAllContentTypeParsers()
-  scope.addContentTypeParser("*", (_req, _payload, parsed) => parsed(null))
-  scope.all("/*", (req, reply) => {
-    reply.hijack() // the platform writes the answer
+  // The platform takes its requests before Fastify parses anything (content type, body): it reads the body
+  // itself, up to its 1 MiB limit, and writes the answer. The routes only claim the paths.
+  scope.addHook("onRequest", (req, reply) => {
+    reply.hijack()
     messaging(req.raw, reply.raw)
   })
+  scope.all("/", () => {})
+  scope.all("/*", () => {})
   done()
 }, { prefix: "/messaging" })
 

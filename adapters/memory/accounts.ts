@@ -1,12 +1,18 @@
 import { Effect, Layer, Option } from "effect"
 import type { Account, Application } from "../../core/accounts/model.ts"
-import { AccountsRepo, ApplicationsRepo } from "../../ports/store/accounts.ts"
+import {
+  AccountsRepo,
+  type ApplicationProfile,
+  ApplicationProfilesRepo,
+  ApplicationsRepo,
+} from "../../ports/store/accounts.ts"
 import { memoryTables, setIn, violation } from "./db.ts"
 
 /** The accounts product's tables. */
 export const accountTables = () => ({
   accounts: new Map<string, Account>(),
   applications: new Map<string, Application>(),
+  applicationProfiles: new Map<string, ApplicationProfile>(),
 })
 
 export const AccountsRepoMemory = Layer.effect(
@@ -82,4 +88,30 @@ export const ApplicationsRepoMemory = Layer.effect(
         ),
     }
   }),
+)
+
+/** As the SQL columns: an application without a stored profile has an empty one, changed when it was made. */
+export const ApplicationProfilesRepoMemory = Layer.effect(
+  ApplicationProfilesRepo,
+  Effect.map(memoryTables(accountTables), (db) => ({
+    get: (id) =>
+      db.read((t) => {
+        const app = t.applications.get(id)
+        if (app === undefined) return Option.none()
+        return Option.some(
+          t.applicationProfiles.get(id) ?? {
+            website: null,
+            logo: null,
+            reasonCode: null,
+            appealable: false,
+            statusBeforeArchive: null,
+            updatedAt: app.createdAt,
+          },
+        )
+      }),
+    put: (id, profile) =>
+      db.write((t, record) => {
+        if (t.applications.has(id)) setIn(t.applicationProfiles, id, profile, record)
+      }),
+  })),
 )

@@ -22,7 +22,9 @@ export const ApprovalsRepoMemory = Layer.effect(
       db.read((t) =>
         [...t.approvals.values()]
           .filter((a) => a.accountId === accountId && a.operation === operation && a.inputKey === inputKey)
-          .sort((x, y) => y.createdAt - x.createdAt || (y.id < x.id ? -1 : y.id > x.id ? 1 : 0))
+          // Newest first; at one instant, the one made later first (insertion order, as `seq` in SQL).
+          .reverse()
+          .sort((x, y) => y.createdAt - x.createdAt)
       ),
     decide: (id, status, at, note) =>
       db.write((t, record) => {

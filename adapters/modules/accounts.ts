@@ -7,21 +7,28 @@ import { Layer } from "effect"
 import { accountOperations } from "../../core/accounts/operations.ts"
 import { consoleOperations } from "../../core/console/operations.ts"
 import { Console } from "../../core/console/service.ts"
-import { AccountsRepoMemory, ApplicationsRepoMemory } from "../memory/accounts.ts"
+import { ApplicationLifecycle } from "../../core/accounts/lifecycle.ts"
+import { AccountsRepoMemory, ApplicationProfilesRepoMemory, ApplicationsRepoMemory } from "../memory/accounts.ts"
 import { CredentialsRepoMemory } from "../memory/credentials.ts"
 import { product } from "../product.ts"
-import { AccountsRepoSql, ApplicationsRepoSql } from "../sql/accounts.ts"
+import { AccountsRepoSql, ApplicationProfilesRepoSql, ApplicationsRepoSql } from "../sql/accounts.ts"
 import { CredentialsRepoSql } from "../sql/credentials.ts"
 import { migration as accounts } from "../sql/migrations/accounts/0001_accounts.ts"
 import { migration as unpausedAt } from "../sql/migrations/accounts/0002_application_unpaused_at.ts"
 import { migration as tokenHolders } from "../sql/migrations/accounts/0003_token_holders.ts"
+import { migration as lifecycle } from "../sql/migrations/accounts/0004_application_lifecycle.ts"
 
 export const accountsProduct = product({
   name: "accounts",
-  memory: Layer.mergeAll(AccountsRepoMemory, ApplicationsRepoMemory, CredentialsRepoMemory),
-  sql: Layer.mergeAll(AccountsRepoSql, ApplicationsRepoSql, CredentialsRepoSql),
-  migrations: [accounts, unpausedAt, tokenHolders],
+  memory: Layer.mergeAll(
+    AccountsRepoMemory,
+    ApplicationProfilesRepoMemory,
+    ApplicationsRepoMemory,
+    CredentialsRepoMemory,
+  ),
+  sql: Layer.mergeAll(AccountsRepoSql, ApplicationProfilesRepoSql, ApplicationsRepoSql, CredentialsRepoSql),
+  migrations: [accounts, unpausedAt, tokenHolders, lifecycle],
   // The operator's console for accounts and keys.
-  services: () => Console.Default,
+  services: () => Layer.provideMerge(Console.Default, ApplicationLifecycle.Default),
   operations: [...accountOperations, ...consoleOperations],
 })

@@ -43,7 +43,7 @@ export const ApprovalsRepoSql = Layer.effect(
         sql`SELECT ${sql.literal(columns)} FROM approvals
           WHERE account_id = ${accountId} AND operation = ${operation} AND md5(input_key) = md5(${inputKey})
             AND input_key = ${inputKey}
-          ORDER BY created_at DESC, id DESC`.pipe(Effect.map((rows) => rows.map(toApproval)), Effect.orDie),
+          ORDER BY created_at DESC, seq DESC`.pipe(Effect.map((rows) => rows.map(toApproval)), Effect.orDie),
       decide: (id, status, at, note) =>
         sql`UPDATE approvals SET status = ${status}, decided_at = ${at}, note = ${note}
           WHERE id = ${id} AND status = 'pending' AND expires_at > ${at}

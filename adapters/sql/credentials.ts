@@ -39,6 +39,7 @@ const contextColumns = `
     a.status AS acc_status, a.created_at AS acc_created_at,
     p.id AS ap_id, p.account_id AS ap_account_id, p.name AS ap_name, p.status AS ap_status,
     p.external_id AS ap_external_id, p.paused AS ap_paused, p.unpaused_at AS ap_unpaused_at,
+    p.approved_at AS ap_approved_at,
     p.created_at AS ap_created_at`
 
 const byHash = `SELECT ${contextColumns}

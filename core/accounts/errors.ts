@@ -55,6 +55,12 @@ export class InvalidState extends ApiErrorClass<InvalidState>()("invalid_state",
   status: Schema.String,
 }, { status: 409 }) {}
 
+/** An appeal of an application that is not rejected, or rejected for a reason that may not be appealed. */
+export class NotAppealable extends ApiErrorClass<NotAppealable>()("not_appealable", {
+  ...Message,
+  status: Schema.String,
+}, { status: 409 }) {}
+
 /** Every code of this part of the catalogue (core/errors.ts merges them). */
 export const accountsErrors = [
   InsufficientRole,
@@ -62,4 +68,5 @@ export const accountsErrors = [
   ApprovalDenied,
   UnknownOperation,
   InvalidState,
+  NotAppealable,
 ] as const

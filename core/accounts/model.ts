@@ -24,5 +24,10 @@ export interface Application {
   readonly paused: boolean
   /** When the pause was last lifted: the guard counts only the sends after it. */
   readonly unpausedAt: Millis | null
+  /**
+   * When it was first approved. A `pending` application approved before (under re-review after a brand
+   * change) keeps sending with live and partner keys (DECISIONS 13).
+   */
+  readonly approvedAt: Millis | null
   readonly createdAt: Millis
 }

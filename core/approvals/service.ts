@@ -68,8 +68,10 @@ export class Approvals extends Effect.Service<Approvals>()("core/Approvals", {
     const gate = Effect.fn("Approvals.gate", untracedStacks)(function* (r: GateRequest) {
       if (!(yield* policy(r.accountId)).includes(r.operation)) return Option.none<string>()
       const now = yield* Clock.currentTimeMillis
-      const found = (yield* repo.matching(r.accountId, r.operation, canonical(r.input)))
-        .find((a) => keysMatch(a.idempotencyKey, r.idempotencyKey))
+      const matching = (yield* repo.matching(r.accountId, r.operation, canonical(r.input)))
+        .filter((a) => keysMatch(a.idempotencyKey, r.idempotencyKey))
+      // An approved one runs, whatever else was asked since; else the newest decides.
+      const found = matching.find((a) => statusAt(a, now) === "approved") ?? matching[0]
       if (found !== undefined) {
         const status = statusAt(found, now)
         if (status === "pending") return yield* required(found, r)

@@ -3,7 +3,8 @@
  * fields (with console messages); the body Schemas here document them.
  */
 import { Either, Schema } from "effect"
-import { NotFound } from "../errors.ts"
+import { InvalidState, NotFound } from "../errors.ts"
+import { reasonCodes } from "../partner/lifecycle.ts"
 import { Fields as FieldLimits } from "../limits.ts"
 import { type AnyOperation, operation, type Parameter, type RawInput } from "../pipeline/operation.ts"
 import { Access, Scope } from "../shared/scope.ts"
@@ -119,10 +120,45 @@ export const consoleOperations = [
     body: undefined,
     decode: raw,
     output: ApplicationOutput,
-    errors: [NotFound],
+    errors: [NotFound, InvalidState],
     idempotent: false,
     service: Console,
     run: (c, _, r) => c.approve(r.params.application),
+  }),
+  operation({
+    name: "console.applications.reject",
+    summary: "Rejects a pending application with a reason (DECISIONS 13, 14): `service.rejected` fires.",
+    method: "POST",
+    path: "/console/v1/applications/{application}/reject",
+    caller: console,
+    answer: done,
+    parameters: [applicationParameter],
+    body: Schema.Struct({
+      reason_code: Schema.Literal(...reasonCodes),
+      note: Schema.optional(Schema.NullOr(Schema.String)),
+    }),
+    decode: raw,
+    output: ApplicationOutput,
+    errors: [NotFound, InvalidState],
+    idempotent: false,
+    service: Console,
+    run: (c, _, r) => c.reject(r.params.application, body(r)),
+  }),
+  operation({
+    name: "console.applications.pause",
+    summary: "Pauses an application as the protection guard does: `service.paused` fires; unpause lifts it.",
+    method: "POST",
+    path: "/console/v1/applications/{application}/pause",
+    caller: console,
+    answer: done,
+    parameters: [applicationParameter],
+    body: undefined,
+    decode: raw,
+    output: ApplicationOutput,
+    errors: [NotFound],
+    idempotent: false,
+    service: Console,
+    run: (c, _, r) => c.pause(r.params.application),
   }),
   operation({
     name: "console.keys.create",

@@ -5,6 +5,8 @@ import { CredentialsRepo } from "../../ports/store/credentials.ts"
 import { Secrets } from "../../ports/secrets.ts"
 import type { Account, Application } from "../accounts/model.ts"
 import { notFound } from "../errors.ts"
+import { ApplicationLifecycle } from "../accounts/lifecycle.ts"
+import { type ReasonCode, reasonCodes } from "../partner/lifecycle.ts"
 import { type Credential, type Role, roles, type TokenHolder } from "../keys/model.ts"
 import { Fields as FieldLimits } from "../limits.ts"
 import type { Json } from "../shared/json.ts"
@@ -29,6 +31,7 @@ export class Console extends Effect.Service<Console>()("core/Console", {
     const apps = yield* ApplicationsRepo
     const credentials = yield* CredentialsRepo
     const secrets = yield* Secrets
+    const lifecycle = yield* ApplicationLifecycle
 
     const account = (id: string) =>
       Effect.flatMap(
@@ -81,6 +84,7 @@ export class Console extends Effect.Service<Console>()("core/Console", {
           externalId: externalId ?? null,
           paused: false,
           unpausedAt: null,
+          approvedAt: approved ? yield* Clock.currentTimeMillis : null,
           createdAt: yield* Clock.currentTimeMillis,
         }
         yield* apps.insert(created)
@@ -88,11 +92,28 @@ export class Console extends Effect.Service<Console>()("core/Console", {
       },
     )
 
+    /** The console's lifecycle moves (DECISIONS 14): approve from pending or rejected, reject, pause. */
     const approve = Effect.fn("Console.approve", untracedStacks)(function* (applicationId: string) {
       const app = yield* application(applicationId)
-      const approved: Application = { ...app, status: "active" }
-      yield* apps.update(approved)
-      return applicationJson(approved)
+      return applicationJson((yield* lifecycle.move(app.id, { _tag: "Approve" })).application)
+    })
+
+    const reject = Effect.fn("Console.reject", untracedStacks)(function* (applicationId: string, body: Json) {
+      const app = yield* application(applicationId)
+      const f = new FieldReader(body)
+      const reason = f.string("reason_code", { required: true })
+      if (reason !== undefined && !(reasonCodes as ReadonlyArray<string>).includes(reason)) {
+        f.refuse("reason_code", `must be one of ${reasonCodes.join(", ")}`)
+      }
+      f.string("note", { max: 1000 })
+      yield* failIfRefused(f)
+      const moved = yield* lifecycle.move(app.id, { _tag: "Reject", reasonCode: reason as ReasonCode })
+      return applicationJson(moved.application)
+    })
+
+    const pause = Effect.fn("Console.pause", untracedStacks)(function* (applicationId: string) {
+      const app = yield* application(applicationId)
+      return applicationJson((yield* lifecycle.move(app.id, { _tag: "Pause" })).application)
     })
 
     /** Reads `expires_at` and `ip_allowlist`, shared by every kind of key. */
@@ -265,6 +286,8 @@ export class Console extends Effect.Service<Console>()("core/Console", {
       createAccount,
       createApplication,
       approve,
+      reject,
+      pause,
       createKey,
       createPartnerKey,
       createConnectedAppKey,

@@ -125,13 +125,18 @@ export const partnerApplicationRef = (req: ApiRequest): string | undefined => {
   return typeof ref === "string" && ref !== "" ? ref : undefined
 }
 
-const usableStatuses = (mode: KeyMode): ReadonlyArray<Application["status"]> =>
-  isSandboxMode(mode) ? ["pending", "active"] : ["active"]
+/**
+ * Whether a key of this mode may use the application: test keys before approval too; live and partner keys
+ * once it is `active`, or `pending` under re-review after an earlier approval (DECISIONS 13).
+ */
+const usable = (mode: KeyMode, application: Application): boolean =>
+  application.status === "active" ||
+  (application.status === "pending" && (isSandboxMode(mode) || application.approvedAt !== null))
 
 /** Step 3: the account is active and the application may be used with this key mode. */
 const checkState = (account: Account, application: Application | null, mode: KeyMode | null): Refusal | undefined => {
   if (account.status !== "active") return new AccountNotActive({})
-  if (application !== null && mode !== null && !usableStatuses(mode).includes(application.status)) {
+  if (application !== null && mode !== null && !usable(mode, application)) {
     return new AccountNotActive({})
   }
   return undefined

@@ -16,7 +16,7 @@ import { type EndpointOwner, type WebhookEndpoint, WebhookEndpointsRepo } from "
 import { WebhookSigner } from "../../ports/webhook-signer.ts"
 import { WebhookTransport } from "../../ports/webhook-transport.ts"
 import { Webhooks } from "../limits.ts"
-import { envelopeBody, newWebhookId, signedHeaders } from "./envelope.ts"
+import { accountWebhookId, envelopeBody, newWebhookId, signedHeaders } from "./envelope.ts"
 import { candidateOwners, routeEvent } from "./routing.ts"
 import { afterAttempt, Dispatch, isSuccessStatus } from "./schedule.ts"
 
@@ -36,9 +36,10 @@ export class WebhookDispatcher extends Effect.Service<WebhookDispatcher>()("core
     const turn = yield* Effect.makeSemaphore(1)
 
     const delivery = (e: OutboxEvent, owner: EndpointOwner, data: Record<string, unknown>, now: number) =>
-      Effect.map(Effect.zip(secrets.uuid, newWebhookId), ([id, webhookId]): WebhookDelivery => ({
+      Effect.map(Effect.zip(secrets.uuid, newWebhookId), ([id, fresh]): WebhookDelivery => ({
         id,
-        webhookId,
+        // The account's copy has the id the event's data and the partner feed name (core/webhooks/envelope.ts).
+        webhookId: owner.kind === "account" ? accountWebhookId(e.id) : fresh,
         owner,
         eventId: e.id,
         event: e.event,

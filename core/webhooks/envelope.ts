@@ -15,6 +15,13 @@ export const newEndpointSecret = Effect.map(
   (bytes) => SecretPrefix + Encoding.encodeBase64(bytes),
 )
 
+/**
+ * The `webhook-id` of an event's delivery to its account's endpoint: derived from the event, so that the
+ * event's `data.id` (`service.*`, `balance.low`) and the partner feed's `id` can name it before any delivery
+ * exists (DECISIONS 13).
+ */
+export const accountWebhookId = (eventId: string): string => `msg_${eventId.replaceAll("-", "")}`
+
 /** One `webhook-id` per event and endpoint. */
 export const newWebhookId = Effect.map(Effect.flatMap(Secrets, (s) => s.uuid), (id) => `msg_${id.replaceAll("-", "")}`)
 

@@ -51,9 +51,17 @@ const service = (event: string, c: SampleContext) => {
     externalId: "sample-external-id",
     paused: false,
     unpausedAt: null,
+    approvedAt: null,
     createdAt: c.now,
   }
-  return serviceEventData(app, event === "service.rejected" ? { reason_code: "sample", appealable: true } : {})
+  const extra: Record<string, unknown> = event === "service.rejected"
+    ? { reason_code: "brand_mismatch", appealable: true }
+    : event === "service.review_requested"
+    ? { changed: ["website"] }
+    : event === "service.paused" || event === "service.unpaused"
+    ? { paused: event === "service.paused" }
+    : {}
+  return serviceEventData("msg_sample", app, "pending", c.now, extra)
 }
 
 /** The sample `data` of `event` (a known event name). */

@@ -1,6 +1,7 @@
 import { Context, type Effect, type Option } from "effect"
 import type { Account, Application } from "../../core/accounts/model.ts"
-import type { AccountId, ApplicationId } from "../../core/shared/brands.ts"
+import type { AccountId, ApplicationId, Millis } from "../../core/shared/brands.ts"
+import type { LifecycleStatus, ReasonCode } from "../../core/partner/lifecycle.ts"
 
 export class AccountsRepo extends Context.Tag("ports/AccountsRepo")<AccountsRepo, {
   readonly insert: (account: Account) => Effect.Effect<void>
@@ -24,4 +25,21 @@ export class ApplicationsRepo extends Context.Tag("ports/ApplicationsRepo")<Appl
     after: { readonly createdAt: number; readonly id: string } | null,
     limit: number,
   ) => Effect.Effect<ReadonlyArray<Application>>
+}>() {}
+
+/** An application's brand and review record beside its status (DECISIONS 13): written only by its moves. */
+export interface ApplicationProfile {
+  readonly website: string | null
+  /** The logo's content hash and extension (`png`, `jpg`, `webp`), or null. */
+  readonly logo: { readonly sha256: string; readonly ext: string } | null
+  readonly reasonCode: ReasonCode | null
+  readonly appealable: boolean
+  readonly statusBeforeArchive: LifecycleStatus | null
+  readonly updatedAt: Millis
+}
+
+export class ApplicationProfilesRepo extends Context.Tag("ports/ApplicationProfilesRepo")<ApplicationProfilesRepo, {
+  /** The profile of an application (a fresh one for an application made before profiles: no brand, no review). */
+  readonly get: (id: ApplicationId) => Effect.Effect<Option.Option<ApplicationProfile>>
+  readonly put: (id: ApplicationId, profile: ApplicationProfile) => Effect.Effect<void>
 }>() {}

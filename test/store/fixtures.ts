@@ -37,6 +37,7 @@ export const application = (accountId: AccountId, over: Partial<Application> = {
   externalId: null,
   paused: false,
   unpausedAt: null,
+  approvedAt: null,
   createdAt: 1_700_000_000_001,
   ...over,
 })

@@ -10,6 +10,7 @@ export const migration: Migration = {
     Effect.forEach([
       sql`CREATE TABLE IF NOT EXISTS approvals (
         id uuid PRIMARY KEY,
+        seq bigserial NOT NULL,
         account_id uuid NOT NULL,
         operation text NOT NULL,
         input jsonb NOT NULL,

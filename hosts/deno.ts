@@ -9,6 +9,11 @@ declare const Deno: any
 const started = await boot()
 const { serve } = started.platform
 
+// The answers in progress that had to wait (a body still arriving, the store). Deno 2.9's `server.shutdown()`
+// cuts the body of a request that is still arriving (denoland/deno#36809), so the stop below lets them
+// finish first.
+const answering = new Set<Promise<Response>>()
+
 const server = Deno.serve(
   {
     port: started.settings.port,
@@ -17,14 +22,23 @@ const server = Deno.serve(
       for (const line of banner(started, port)) console.log(line)
     },
   },
-  (request: Request, info: { remoteAddr: { hostname: string } }) => serve(request, () => info.remoteAddr.hostname),
+  (request: Request, info: { remoteAddr: { hostname: string } }) => {
+    const answer = serve(request, () => info.remoteAddr.hostname)
+    // An answer ready at once is returned at once (the hot path): only a promise is tracked.
+    if (answer instanceof Response) return answer
+    answering.add(answer)
+    const done = () => answering.delete(answer)
+    answer.then(done, done)
+    return answer
+  },
 )
 
 let stopping = false
 const stop = async () => {
   if (stopping) return
   stopping = true
-  // Stops accepting, lets in-flight requests finish, closes idle keep-alive connections.
+  while (answering.size > 0) await Promise.allSettled(answering) // the requests in flight (see above)
+  // Stops accepting, lets what is left finish, closes idle keep-alive connections.
   await server.shutdown()
   await started.platform.dispose()
   Deno.exit(0)

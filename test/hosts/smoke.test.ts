@@ -3,6 +3,7 @@
  * memory: the banner, health, the order of checks at the edge, every console route, a Verify round trip,
  * graceful stop.
  */
+import { connect } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { fixture, prepare, routes } from "../console/routes.ts"
 import { type Call, consoleCaller, jsonCall } from "../support/net.ts"
@@ -137,12 +138,34 @@ describe.each(hostNames.map((h) => [h] as [HostName]))("the %s host as a process
     expect(under.status).toBe(422)
   })
 
-  it("SIGTERM stops the process with exit code 0 within a few seconds", async () => {
+  it("SIGTERM: a request half sent is still answered, then the process exits 0 within a few seconds", async () => {
+    const body = JSON.stringify({ to: "+966551234569" })
+    const half = Math.floor(body.length / 2)
+    const socket = connect(p.port, "127.0.0.1")
+    await new Promise((ok, fail) => socket.once("connect", ok).once("error", fail))
+    let text = ""
+    socket.setEncoding("utf8").on("data", (chunk: string) => (text += chunk))
+    const closed = new Promise<boolean>((ok) => {
+      const timer = setTimeout(() => ok(false), 10_000)
+      socket.once("close", () => (clearTimeout(timer), ok(true)))
+    })
+    // The head and half the body: the host has the request and the platform is reading its body.
+    socket.write(
+      "POST /v1/verify/start HTTP/1.1\r\nhost: 127.0.0.1\r\n" +
+        `authorization: Bearer ${p.banner.demoLiveKey}\r\ncontent-type: application/json\r\n` +
+        `content-length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, half)}`,
+    )
+    await new Promise((ok) => setTimeout(ok, 300))
     p.child.kill("SIGTERM")
+    await new Promise((ok) => setTimeout(ok, 300))
+    expect(p.child.exitCode, "exited with a request in flight").toBe(null)
+    socket.write(body.slice(half))
+    expect(await closed, "the connection stayed open after its answer").toBe(true)
+    expect(text.split("\r\n")[0], text).toBe("HTTP/1.1 200 OK")
     const code = await Promise.race([
       p.exited,
       new Promise((ok) => setTimeout(() => ok("still running after 10 s"), 10_000)),
     ])
     expect(code, p.output()).toBe(0)
-  }, 15_000)
+  }, 25_000)
 })

@@ -72,6 +72,8 @@ export const routesOf = (operations: ReadonlyArray<AnyOperation>) =>
       routes.push(
         caller._tag === "Key"
           ? { method: op.method, path: routerPath(op.path), handler: checks.key(caller.guard, withInput) }
+          : caller._tag === "Partner"
+          ? { method: op.method, path: routerPath(op.path), handler: checks.partner(withInput) }
           : {
             method: op.method,
             path: routerPath(op.path),

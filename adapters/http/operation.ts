@@ -10,6 +10,7 @@ import {
   type Guard,
   type KeyPrincipal,
   makeAuthorize,
+  type PartnerPrincipal,
 } from "../../core/pipeline/authenticate.ts"
 import { withIdempotency } from "../../core/pipeline/idempotency.ts"
 import { type ApiAnswer, type ApiRequest, type Json, jsonObject } from "../../core/pipeline/request.ts"
@@ -42,12 +43,15 @@ export const requireJson = (req: ApiRequest): Effect.Effect<Json, InvalidJson | 
 }
 
 type KeyHandler<R> = (p: KeyPrincipal, req: ApiRequest, params: Params) => Effect.Effect<ApiAnswer, unknown, R>
+type PartnerHandler<R> = (p: PartnerPrincipal, req: ApiRequest, params: Params) => Effect.Effect<ApiAnswer, unknown, R>
 type AccountHandler<R> = (p: AccountPrincipal, req: ApiRequest, params: Params) => Effect.Effect<ApiAnswer, unknown, R>
 
 /** How key- and token-authenticated routes run: steps 1 to 3, idempotency for writes, then the handler. */
 export interface Operations {
   /** A key-authenticated operation. */
   readonly key: <R>(guard: Guard, handler: KeyHandler<R>) => Handler<R | Secrets | IdempotencyRepo>
+  /** A Partner API operation (partner key, either mode). */
+  readonly partner: <R>(handler: PartnerHandler<R>) => Handler<R | Secrets | IdempotencyRepo>
   /** An account-API operation (account token). */
   readonly account: <R>(
     roles: ReadonlyArray<Role>,
@@ -57,6 +61,7 @@ export interface Operations {
 
 const unauthorized = new Unauthorized({})
 const accountGuard: Guard = { audience: "account_token" }
+const partnerGuard: Guard = { audience: "partner" }
 
 /** Built once when the route table is: the order of checks then holds its services from the start. */
 export const makeOperations: Effect.Effect<Operations, never, AuthorizeServices> = Effect.map(
@@ -68,6 +73,15 @@ export const makeOperations: Effect.Effect<Operations, never, AuthorizeServices>
         guard,
         (p) =>
           p._tag === "Key" ? withIdempotency(req, p.credential.id, handler(p, req, params)) : Effect.fail(unauthorized),
+      ),
+    partner: (handler) => (req, params) =>
+      authorize(
+        req,
+        partnerGuard,
+        (p) =>
+          p._tag === "Partner"
+            ? withIdempotency(req, p.credential.id, handler(p, req, params))
+            : Effect.fail(unauthorized),
       ),
     account: (roles, handler) => {
       const refused = new InsufficientRole({

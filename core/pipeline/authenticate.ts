@@ -35,6 +35,8 @@ export type Audience =
   | "application"
   /** Account tokens (the account API). */
   | "account_token"
+  /** Partner keys (both modes) on the Partner API: the account's own operations, no client application named. */
+  | "partner"
 
 export interface Guard {
   readonly audience: Audience
@@ -58,7 +60,15 @@ export interface AccountPrincipal {
   readonly account: Account
 }
 
-export type Principal = KeyPrincipal | AccountPrincipal
+/** A partner key on the Partner API: the partner account, in live (`partner`) or sandbox (`partner_test`) mode. */
+export interface PartnerPrincipal {
+  readonly _tag: "Partner"
+  readonly credential: Credential
+  readonly account: Account
+  readonly mode: KeyMode
+}
+
+export type Principal = KeyPrincipal | AccountPrincipal | PartnerPrincipal
 
 const unauthorized = new Unauthorized({})
 
@@ -75,6 +85,7 @@ const recognise = (found: Option.Option<CredentialContext>, audience: Audience):
   if (credential.revokedAt !== null) return unauthorized
   if ((credential.kind === "account_token") !== (audience === "account_token")) return unauthorized
   const mode = credential.mode
+  if (audience === "partner" && (mode === null || !isPartnerMode(mode))) return unauthorized
   if (mode !== null) {
     if (audience === "application" && isPartnerMode(mode)) return unauthorized
     if (account.sandboxOnly && !isSandboxMode(mode)) return unauthorized
@@ -153,7 +164,7 @@ const admit = (credential: Credential, account: Account, application: Applicatio
 }
 
 const isPrincipal = (admitted: Principal | Refusal): admitted is Principal =>
-  admitted._tag === "Key" || admitted._tag === "Account"
+  admitted._tag === "Key" || admitted._tag === "Account" || admitted._tag === "Partner"
 
 /**
  * The keyed hash of a presented credential, remembered per Secrets instance: the HMAC is a large share
@@ -222,6 +233,12 @@ export const makeAuthorize: Effect.Effect<Authorize, never, AuthorizeServices> =
       const refused = judgeKey(found, guard, now, req)
       if (refused !== undefined || Option.isNone(found)) return Effect.fail(refused ?? unauthorized)
       const { account, credential, application } = found.value
+      // 3. The partner's own operations: the account's state only.
+      if (guard.audience === "partner") {
+        return proceed(
+          checkState(account, null, null) ?? { _tag: "Partner", credential, account, mode: credential.mode! },
+        )
+      }
       // 3. Account and application state.
       if (credential.kind === "account_token" || credential.mode === null || !isPartnerMode(credential.mode)) {
         return proceed(admit(credential, account, application))

@@ -149,7 +149,7 @@ export const openApiDocument = (operations: ReadonlyArray<AnyOperation>): OpenAp
     ;(paths[op.path] ??= {})[op.method.toLowerCase()] = {
       operationId: op.name,
       summary: op.summary,
-      security: op.caller._tag === "Key"
+      security: op.caller._tag === "Key" || op.caller._tag === "Partner"
         ? [{ bearer: [] }, { apiKey: [] }]
         : op.caller._tag === "Account"
         ? [{ accountToken: [] }]

@@ -6,7 +6,7 @@
  */
 import type { Context, Effect, Either, Schema } from "effect"
 import type { ApiError, catalogue } from "../errors.ts"
-import type { AccountPrincipal, Guard, KeyPrincipal } from "./authenticate.ts"
+import type { AccountPrincipal, Guard, KeyPrincipal, PartnerPrincipal } from "./authenticate.ts"
 import type { Json } from "../shared/json.ts"
 import type { Role } from "../keys/model.ts"
 
@@ -20,11 +20,14 @@ export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE"
 export type Caller =
   | { readonly _tag: "Key"; readonly guard: Guard }
   | { readonly _tag: "Account"; readonly roles: ReadonlyArray<Role> }
+  /** A partner key (either mode) on the Partner API (DECISIONS 13). */
+  | { readonly _tag: "Partner" }
   | { readonly _tag: "Console" }
 
 /** Who the use case learns is calling: the key's principal, the token's, or nobody in particular (console). */
 export type PrincipalOf<C extends Caller> = C extends { _tag: "Key" } ? KeyPrincipal
   : C extends { _tag: "Account" } ? AccountPrincipal
+  : C extends { _tag: "Partner" } ? PartnerPrincipal
   : undefined
 
 /** How a success is written: the object itself (key routes), or `{ data }` (account API, console). */

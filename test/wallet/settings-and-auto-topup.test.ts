@@ -14,7 +14,7 @@ import { readWallet } from "../../core/wallet/read.ts"
 import { simulatedCard } from "../../core/simulators/payments.ts"
 import { PaymentDeclined, PaymentProvider } from "../../ports/payments.ts"
 import { WalletRepo } from "../../ports/store/wallet.ts"
-import { useServer } from "../support/server.ts"
+import { setupApplication, useServer } from "../support/server.ts"
 import { balanceOf, mobile, platformTest, setup, start } from "../verify/harness.ts"
 import { accountWithToken } from "./support.ts"
 
@@ -196,3 +196,37 @@ describe("auto top-up: on, card on file: a charge taking the balance below its t
     },
   )
 })
+
+suite(
+  "auto top-up end to end: a link paid with save_card, auto top-up on in the console, sends crossing the threshold",
+  () => {
+    const s = useServer()
+
+    it("the send that takes the balance below the threshold is followed at once by a top-up with method auto", async () => {
+      const { account, key } = await setupApplication(s, { balance: 0 })
+      const token = (await s.console("POST", `/accounts/${account.id}/account-tokens`)).token
+      const link = (await s.call("POST", "/v1/account/wallet/topups", { key: token, body: { amount_halalas: 1_018 } }))
+        .body.data
+      await s.console("POST", `/simulator/topups/${link.id}/pay`, { save_card: true })
+      const settings = await s.console("PUT", `/accounts/${account.id}/wallet/settings`, {
+        auto_topup: { enabled: true, threshold_halalas: 1_000, amount_halalas: 5_000 },
+      })
+      expectHttp(settings).toMatchObject({ balance_halalas: 1_018, card: { brand: "visa", last4: "4242" } })
+      for (const to of ["0551000001", "0551000002"]) {
+        expectHttp((await s.call("POST", "/v1/verify/start", { key, body: { to } })).status).toBe(200)
+      }
+      // 1018 -> 1009 -> 1000: on the threshold, nothing yet.
+      expectHttp((await s.call("GET", "/v1/account/wallet", { key: token })).body.data).toMatchObject({
+        balance_halalas: 1_000,
+        last_topup: { id: link.id, method: "link" },
+      })
+      expectHttp((await s.call("POST", "/v1/verify/start", { key, body: { to: "0551000003" } })).status).toBe(200)
+      // 1000 -> 991, below: 5000 credited at once.
+      expectHttp((await s.call("GET", "/v1/account/wallet", { key: token })).body.data).toMatchObject({
+        balance_halalas: 5_991,
+        last_topup: { method: "auto", amount_halalas: 5_000 },
+        month_spend_halalas: 27,
+      })
+    })
+  },
+)

@@ -4,7 +4,8 @@
  * state, codes_left, occurred_at }` (id = the event id), for any account (not only partners), to the account's
  * webhook. Verify fires it after an accepted send only: a refused send, rolled back, fires nothing.
  */
-import { describe, expect } from "@effect/vitest"
+import { describe, expect, it as effectIt } from "@effect/vitest"
+import * as fc from "fast-check"
 import { Effect, TestClock } from "effect"
 import { describe as suite, expect as expectHttp, it } from "vitest"
 import { afterCharge, charge } from "../../core/wallet/charge.ts"
@@ -12,7 +13,16 @@ import { WalletConsole } from "../../core/wallet/console.ts"
 import { setupApplication, useServer } from "../support/server.ts"
 import { advance, deliveries } from "../webhooks/helpers.ts"
 import { useReceiver, verify } from "../webhooks/receiver.ts"
-import { allEvents, balanceOf, mobile, platformTest, RefusedNumber, setup, start } from "../verify/harness.ts"
+import {
+  allEvents,
+  balanceOf,
+  mobile,
+  platformTest,
+  RefusedNumber,
+  setup,
+  start,
+  VerifyTestLayer,
+} from "../verify/harness.ts"
 
 const lowAlerts = Effect.map(allEvents, (es) => es.filter((e) => e.event === "balance.low"))
 
@@ -59,6 +69,39 @@ describe("balance.low: a charge takes the balance from at least the alert to bel
       yield* charge1("e") // 1000 -> 999
       expect((yield* lowAlerts).map((e) => e.data.balance_halalas)).toEqual([999, 999])
     },
+  )
+
+  effectIt.effect.prop(
+    "for random charges and credits: one event per charge from at least the alert to below it, none otherwise",
+    [
+      fc.integer({ min: 0, max: 300 }),
+      fc.integer({ min: 0, max: 400 }),
+      fc.array(fc.oneof(fc.integer({ min: 1, max: 60 }), fc.integer({ min: -80, max: -1 })), { maxLength: 30 }),
+    ],
+    ([alert, opening, moves]) =>
+      Effect.gen(function* () {
+        const { accountId, p } = yield* setup({ balance: opening })
+        const wallet = yield* WalletConsole
+        yield* wallet.updateSettings(accountId, { low_balance_alert_halalas: alert })
+        let balance = opening
+        const expected: Array<number> = []
+        for (const [i, move] of moves.entries()) {
+          if (move < 0) {
+            yield* wallet.creditWallet(accountId, { amount_halalas: -move })
+            balance -= move
+            continue
+          }
+          const req = { account: p.account, priceHalalas: move, product: "verify", reference: `m${i}`, at: i }
+          const charged = yield* Effect.either(charge(req))
+          if (charged._tag === "Left") continue
+          yield* afterCharge(req, charged.right)
+          if (balance >= alert && balance - move < alert) expected.push(balance - move)
+          balance -= move
+        }
+        expect(yield* balanceOf(accountId)).toBe(balance)
+        expect((yield* lowAlerts).map((e) => e.data.balance_halalas)).toEqual(expected)
+      }).pipe(Effect.provide(VerifyTestLayer())),
+    { fastCheck: { numRuns: 60 }, timeout: 60_000 },
   )
 
   platformTest("the account's own alert: set to 992 in the console, a send from 1000 to 991 fires it", function* () {

@@ -16,10 +16,12 @@ const suite = databaseUrl
   : "proformas on PostgreSQL — SKIPPED: DATABASE_URL is not set"
 
 describe.runIf(databaseUrl !== undefined)(suite, () => {
+  let schemaUrl = ""
   const s = forSuite(async (): Promise<TestServer> => {
     const schema = `wallet_${Date.now()}_${Math.floor(Math.random() * 1e6)}`
     await createSchema(databaseUrl!, schema)
-    const server = await startServer({ store: "sql", databaseUrl: Option.some(withSearchPath(databaseUrl!, schema)) })
+    schemaUrl = withSearchPath(databaseUrl!, schema)
+    const server = await startServer({ store: "sql", databaseUrl: Option.some(schemaUrl) })
     return {
       ...server,
       close: async () => {
@@ -70,5 +72,26 @@ describe.runIf(databaseUrl !== undefined)(suite, () => {
     )
     expect(pays.map((r) => r.status).sort()).toEqual([200, ...Array(9).fill(409)])
     expect((await s.call("GET", "/v1/account/wallet", { key: token })).body.data.balance_halalas).toBe(6_000)
+  })
+
+  it("two platforms on one database (as two processes, each with its own pool): 25 + 25 at once, consecutive", async () => {
+    const other = await startServer({ store: "sql", databaseUrl: Option.some(schemaUrl) }, { jobs: false, demo: false })
+    try {
+      const mine = await accountWithToken(s)
+      const theirs = await accountWithToken(other)
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          (i % 2 === 0 ? s : other).call("POST", "/v1/account/wallet/proformas", {
+            key: i % 2 === 0 ? mine.token : theirs.token,
+            body: { amount_halalas: 2_000, buyer: { name: `Buyer ${i}` } },
+          })),
+      )
+      expect(answers.map((a) => a.status)).toEqual(Array(50).fill(201))
+      const counts = answers.map((a) => Number(a.body.data.number.slice(8))).sort((a, b) => a - b)
+      expect(counts).toEqual(Array.from({ length: 50 }, (_, i) => counts[0] + i))
+      expect(new Set(counts).size).toBe(50)
+    } finally {
+      await other.close()
+    }
   })
 })

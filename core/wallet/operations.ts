@@ -80,6 +80,7 @@ export const SettingsBody = Schema.Struct({
   ),
 })
 const decodeSettings = decodeWith(SettingsBody)
+const decodeEmpty = decodeWith(Schema.Struct({}))
 
 const idParameter = {
   name: "id",
@@ -132,7 +133,7 @@ export const walletConsoleOperations = [
     answer: done,
     parameters: [idParameter],
     body: Schema.Struct({}),
-    decode: (r) => Either.map(decodeWith(Schema.Struct({}))(r.body ?? {}), () => r.params.id),
+    decode: (r) => Either.map(decodeEmpty(r.body ?? {}), () => r.params.id),
     output: ProformaOutput,
     errors: [InvalidRequest, NotFound, InvalidState],
     idempotent: false,

@@ -14,6 +14,7 @@ import { MemoryDb } from "./memory/db.ts"
 import { accountsProduct } from "./modules/accounts.ts"
 import { approvalsProduct } from "./modules/approvals.ts"
 import { clockSimulatorProduct } from "./modules/clock-simulator.ts"
+import { partnerFeedProduct } from "./modules/partner-feed.ts"
 import { paymentsSimulatorProduct } from "./modules/payments-simulator.ts"
 import { platformProduct } from "./modules/platform.ts"
 import { smsSimulatorProduct } from "./modules/sms-simulator.ts"
@@ -33,6 +34,7 @@ export const products = [
   paymentsSimulatorProduct,
   verifyProduct,
   usageProduct,
+  partnerFeedProduct,
   webhooksProduct,
   smsSimulatorProduct,
   clockSimulatorProduct,

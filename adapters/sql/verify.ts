@@ -11,10 +11,10 @@ import {
 } from "../../ports/store/verify.ts"
 import { client, first, json, num, numOrNull, type Row, toJson } from "./rows.ts"
 
-const columns = `id, application_id, account_id, "to", channel, reference, client_ip, mode, status, attempts,
+export const verificationColumns = `id, application_id, account_id, "to", channel, reference, client_ip, mode, status, attempts,
   max_attempts, resends, code_hash, expires_at, verified_at, created_at, updated_at`
 
-const toVerification = (row: Row): Verification => ({
+export const toVerification = (row: Row): Verification => ({
   id: row.id as VerificationId,
   applicationId: row.application_id as ApplicationId,
   accountId: row.account_id as AccountId,
@@ -38,7 +38,7 @@ export const VerificationsRepoSql = Layer.effect(
   VerificationsRepo,
   Effect.gen(function* () {
     const sql = yield* client
-    const cols = sql.literal(columns)
+    const cols = sql.literal(verificationColumns)
     const one = (rows: ReadonlyArray<Row>) => first(rows, toVerification)
     return {
       insert: (v) =>

@@ -13,7 +13,7 @@ export interface StartInput {
   readonly clientIp: string | null
 }
 
-const maxReferenceLength = 256
+export const maxReferenceLength = 256
 
 const invalid = (fields: Record<string, string>): Either.Either<never, InvalidRequest> =>
   Either.left(new InvalidRequest({ message: "The request is missing or has invalid fields.", fields }))

@@ -13,6 +13,7 @@ import type { Account } from "../accounts/model.ts"
 import { InsufficientCredits } from "../errors.ts"
 import type { EventId, Millis } from "../shared/brands.ts"
 import { isoMillis } from "../shared/riyadh.ts"
+import { accountWebhookId } from "../webhooks/envelope.ts"
 import { vatOf } from "./money.ts"
 import { codesLeft, walletState } from "./read.ts"
 
@@ -77,7 +78,8 @@ export const alertLowBalance = (req: ChargeRequest, charged: Charged) =>
       id,
       event: "balance.low",
       data: {
-        id,
+        // The webhook-id of its delivery to the account, as every account event's (core/webhooks/envelope.ts).
+        id: accountWebhookId(id),
         account_id: req.account.id,
         balance_halalas: charged.balance,
         low_balance_alert_halalas: alert,

@@ -13,6 +13,7 @@ import { WalletConsole } from "../../core/wallet/console.ts"
 import { setupApplication, useServer } from "../support/server.ts"
 import { advance, deliveries } from "../webhooks/helpers.ts"
 import { useReceiver, verify } from "../webhooks/receiver.ts"
+import { accountWebhookId } from "../../core/webhooks/envelope.ts"
 import {
   allEvents,
   balanceOf,
@@ -51,7 +52,7 @@ describe("balance.low: a charge takes the balance from at least the alert to bel
       expect(alerts).toHaveLength(1)
       expect(alerts[0]).toMatchObject({ event: "balance.low", accountId, applicationId: null })
       expect(alerts[0].data).toEqual({
-        id: alerts[0].id,
+        id: accountWebhookId(alerts[0].id),
         account_id: accountId,
         balance_halalas: 999,
         low_balance_alert_halalas: 1_000,
@@ -156,9 +157,10 @@ suite("balance.low reaches the account's webhook, for an account that is not a p
     const low = hooks.received.filter((r) => r.json.event === "balance.low")
     expectHttp(low).toHaveLength(1)
     const payload = verify(endpoint.secret, low[0])
-    // `id` is the event's id, as the delivery log names it.
+    // `id` is the webhook-id of its delivery (DECISIONS 13, 15: receivers deduplicate on it).
+    expectHttp(payload.data.id).toBe(low[0].headers["webhook-id"])
     const log = (await deliveries(s, { account: account.id })).filter((d) => d.event === "balance.low")
-    expectHttp(log.map((d) => d.event_id)).toEqual([payload.data.id])
+    expectHttp(log.map((d) => d.webhook_id)).toEqual([payload.data.id])
     expectHttp(payload.data).toEqual({
       id: expectHttp.any(String),
       account_id: account.id,

@@ -50,7 +50,10 @@ const leaves = (
       const issues: ReadonlyArray<ParseResult.ParseIssue> = Array.isArray(issue.issues)
         ? issue.issues
         : [issue.issues as ParseResult.ParseIssue]
-      return issues.flatMap((i) => leaves(i, path))
+      // A union (an optional or nullable object, say) that failed inside one of its members: the member's
+      // own refusals name the field, not "it is not undefined / not null" beside them.
+      const inner = SchemaAST.isUnion(issue.ast) ? issues.filter((i) => i._tag !== "Type") : []
+      return (inner.length > 0 ? inner : issues).flatMap((i) => leaves(i, path))
     }
     case "Refinement":
       // A refinement's own predicate refused the value: the field's code (kept on the refinement's AST).

@@ -107,6 +107,8 @@ describe('"Same key, same method, path and body: the stored answer (status, body
   it("token-authenticated writes too: an account token's unpause replays with Idempotent-Replayed: true", async () => {
     const { account, app } = await setupApplication(s)
     const token = (await s.console("POST", `/accounts/${account.id}/account-tokens`, {})).token as string
+    // Unpausing needs an approval by default (DECISIONS 11); this account's policy asks none.
+    await s.console("PUT", `/accounts/${account.id}/approval-policy`, { operations: [] })
     const k = idemKey()
     const path = `/v1/applications/${app.id}/unpause`
     const first = await s.call("POST", path, { key: token, body: {}, headers: { "idempotency-key": k } })
@@ -116,7 +118,7 @@ describe('"Same key, same method, path and body: the stored answer (status, body
     expect(again.body).toEqual(first.body)
     const reused = await s.call("POST", path, { key: token, rawBody: "{ }", headers: { "idempotency-key": k } })
     expect(reused.status).toBe(409)
-    expect(reused.body).toEqual({ error: "idempotency_key_reused" })
+    expect(reused.body).toEqual({ error: "idempotency_key_reused", message: expect.any(String) })
     const malformed = await s.call("POST", path, {
       key: token,
       body: {},

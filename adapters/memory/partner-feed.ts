@@ -13,9 +13,12 @@ import { memoryTables } from "./db.ts"
 import { outboxTables } from "./outbox.ts"
 import { verifyTables } from "./verify.ts"
 
+/** The feed's own state: how far retention has pruned (the entries themselves are the outbox's). */
+export const partnerFeedTables = () => ({ partnerFeedPrunedBefore: { at: 0 } })
+
 export const PartnerFeedRepoMemory = Layer.effect(
   PartnerFeedRepo,
-  Effect.map(memoryTables(outboxTables, accountTables), (db) => ({
+  Effect.map(memoryTables(outboxTables, accountTables, partnerFeedTables), (db) => ({
     page: (query) =>
       db.withTransaction(db.read((t) => {
         const partner = t.accounts.get(query.accountId)?.partner === true
@@ -26,7 +29,7 @@ export const PartnerFeedRepoMemory = Layer.effect(
             const position = { tx: "0", seq: i + 1 }
             if (e.accountId !== query.accountId || !isPartnerFeedEvent(e.event)) continue
             if (query.after !== null && !positionBefore(query.after, position)) continue
-            if (e.createdAt < query.since) continue
+            if (e.createdAt < query.since || e.createdAt < t.partnerFeedPrunedBefore.at) continue
             if (query.types !== null && !query.types.includes(e.event)) continue
             entries.push({
               position,
@@ -39,8 +42,16 @@ export const PartnerFeedRepoMemory = Layer.effect(
         }
         return { entries, settled: { tx: "0", seq: t.outbox.length } }
       })),
-    // The memory feed is the outbox itself, which the reads filter by age: nothing to drop.
-    prune: () => Effect.void,
+    // The memory feed is the outbox itself: pruning moves the line reads leave out before (never back).
+    prune: (before) =>
+      db.write((t, record) => {
+        const previous = t.partnerFeedPrunedBefore.at
+        t.partnerFeedPrunedBefore.at = Math.max(previous, before)
+        record(() => {
+          t.partnerFeedPrunedBefore.at = previous
+        })
+      }),
+    // Nothing is ever due to drop: the retention job has no work on the memory store.
     oldest: Effect.succeed(Option.none()),
   })),
 )

@@ -15,6 +15,7 @@ import { accountsProduct } from "./modules/accounts.ts"
 import { approvalsProduct } from "./modules/approvals.ts"
 import { clockSimulatorProduct } from "./modules/clock-simulator.ts"
 import { partnerFeedProduct } from "./modules/partner-feed.ts"
+import { partnerProduct } from "./modules/partner.ts"
 import { paymentsSimulatorProduct } from "./modules/payments-simulator.ts"
 import { platformProduct } from "./modules/platform.ts"
 import { smsSimulatorProduct } from "./modules/sms-simulator.ts"
@@ -34,6 +35,7 @@ export const products = [
   paymentsSimulatorProduct,
   verifyProduct,
   usageProduct,
+  partnerProduct,
   partnerFeedProduct,
   webhooksProduct,
   smsSimulatorProduct,

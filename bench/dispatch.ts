@@ -49,10 +49,10 @@ const repeat = Number(process.env.REPEAT ?? 1)
 const keyCount = Math.ceil((2 * n * repeat + 2_000) / 100)
 const keys: Array<string> = []
 await measure("POST /console/v1/applications/:id/keys", keyCount, (i) => {
-  if (i > 0) keys.push(JSON.parse(last.body).data.key)
+  if (i > 0) keys.push(JSON.parse(last.body as string).data.key)
   return request("POST", `/console/v1/applications/${demo.applicationId}/keys`, "bench", '{"mode":"live"}')
 })
-keys.push(JSON.parse(last.body).data.key)
+keys.push(JSON.parse(last.body as string).data.key)
 
 const verifyGet = (i: number) => request("GET", `/v1/verify/${crypto.randomUUID()}`, keys[i % keys.length])
 await measure("warmup", 2_000, verifyGet)

@@ -8,6 +8,7 @@ import { accountsErrors } from "./accounts/errors.ts"
 import { chatErrors } from "./chat/errors.ts"
 import { emailErrors } from "./email/errors.ts"
 import { notificationsErrors } from "./notifications/errors.ts"
+import { partnerApplicationErrors } from "./partner/application-errors.ts"
 import { pipelineErrors } from "./pipeline/errors.ts"
 import { verifyErrors } from "./verify/errors.ts"
 import { walletErrors } from "./wallet/errors.ts"
@@ -16,6 +17,7 @@ export * from "./accounts/errors.ts"
 export * from "./chat/errors.ts"
 export * from "./email/errors.ts"
 export * from "./notifications/errors.ts"
+export * from "./partner/application-errors.ts"
 export * from "./pipeline/errors.ts"
 export * from "./verify/errors.ts"
 export * from "./wallet/errors.ts"
@@ -29,6 +31,7 @@ export const catalogue = [
   ...chatErrors,
   ...accountsErrors,
   ...emailErrors,
+  ...partnerApplicationErrors,
 ] as const
 
 export type ApiError = InstanceType<(typeof catalogue)[number]>

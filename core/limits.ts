@@ -82,6 +82,19 @@ export const Wallet = {
 
 export const Lists = { defaultLimit: 20, maxLimit: 100 } as const
 
+/** The Partner API's client applications (DECISIONS 13). */
+export const PartnerLimits = {
+  maxNameLength: 100,
+  maxExternalIdLength: 255,
+  maxWebsiteLength: 2048,
+  /** A logo's decoded bytes: 512 KiB. */
+  maxLogoBytes: 512 * 1024,
+  maxBulkIds: 100,
+  maxAppealLength: 2000,
+  /** `q` of the list, in characters (code points). */
+  maxQueryLength: 100,
+} as const
+
 /** Lengths of console fields, in characters (code points). */
 export const Fields = {
   /** Account, application and connected-app names, an application's `external_id`. */

@@ -16,8 +16,10 @@ import { bodyTooLarge } from "./respond.ts"
 
 const toResponse = (res: PlainResponse): HttpServerResponse.HttpServerResponse => {
   const { "content-type": contentType, ...headers } = res.headers
-  return res.body === "" && contentType === undefined
-    ? HttpServerResponse.empty({ status: res.status, headers })
+  return res.body.length === 0 && (contentType === undefined || res.body instanceof Uint8Array)
+    ? HttpServerResponse.empty({ status: res.status, headers: res.body instanceof Uint8Array ? res.headers : headers })
+    : res.body instanceof Uint8Array
+    ? HttpServerResponse.uint8Array(res.body, { status: res.status, headers, contentType })
     : HttpServerResponse.text(res.body, { status: res.status, headers, contentType })
 }
 

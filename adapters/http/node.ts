@@ -48,8 +48,8 @@ const readBody = (req: IncomingMessage): Promise<Uint8Array> =>
 const write = (res: ServerResponse, answer: PlainResponse) => {
   if (res.headersSent || res.destroyed) return
   // A length, not chunks: the answer is whole already (and Bun's node:http then frames it the same way).
-  // A 204 carries neither a body nor a length.
-  if (answer.status !== 204) res.setHeader("content-length", Buffer.byteLength(answer.body))
+  // A 204 or 304 carries neither a body nor a length.
+  if (answer.status !== 204 && answer.status !== 304) res.setHeader("content-length", Buffer.byteLength(answer.body))
   res.writeHead(answer.status, answer.headers)
   res.end(answer.body)
 }
@@ -87,6 +87,7 @@ export const nodeHandler = (dispatch: Dispatch, options: NodeHandlerOptions = {}
 const reasons: Record<number, string> = {
   200: "OK",
   204: "No Content",
+  304: "Not Modified",
   400: "Bad Request",
   401: "Unauthorized",
   404: "Not Found",
@@ -98,11 +99,13 @@ const reasons: Record<number, string> = {
 const writeRaw = (socket: Socket, answer: PlainResponse) => {
   if (!socket.writable) return
   const headers = Object.entries(answer.headers).map(([name, value]) => `${name}: ${value}\r\n`).join("")
-  const length = answer.status === 204 ? "" : `content-length: ${Buffer.byteLength(answer.body)}\r\n`
-  socket.end(
-    `HTTP/1.1 ${answer.status} ${reasons[answer.status] ?? "Error"}\r\n${headers}${length}` +
-      `connection: close\r\n\r\n${answer.body}`,
-  )
+  const bodyless = answer.status === 204 || answer.status === 304
+  const length = bodyless ? "" : `content-length: ${Buffer.byteLength(answer.body)}\r\n`
+  const head = `HTTP/1.1 ${answer.status} ${reasons[answer.status] ?? "Error"}\r\n${headers}${length}` +
+    `connection: close\r\n\r\n`
+  // Bytes (a logo) after the head as they are; text in the same write.
+  if (typeof answer.body === "string") socket.end(head + answer.body)
+  else socket.end(Buffer.concat([Buffer.from(head), bodyless ? Buffer.alloc(0) : answer.body]))
 }
 
 interface RefusedHead {

@@ -43,7 +43,8 @@ export const routesOf = (operations: ReadonlyArray<AnyOperation>) =>
     for (const op of operations) {
       if (op.name === callByNameOperation.name) continue
       const service = yield* op.service
-      const render = renderOf(op.answer ?? bare)
+      // An operation that answers bytes (`produces`) returns its whole answer: status, headers, body.
+      const render = op.produces !== undefined ? (answer: unknown) => answer as ApiAnswer : renderOf(op.answer ?? bare)
       const caller: Caller = op.caller
       /** Reads no body, or the body as a JSON object (step 4's first check), then `then`. */
       const withBody = <A, E, R>(req: ApiRequest, then: (body: Json | undefined) => Effect.Effect<A, E, R>) =>
@@ -74,6 +75,12 @@ export const routesOf = (operations: ReadonlyArray<AnyOperation>) =>
           ? { method: op.method, path: routerPath(op.path), handler: checks.key(caller.guard, withInput) }
           : caller._tag === "Partner"
           ? { method: op.method, path: routerPath(op.path), handler: checks.partner(withInput) }
+          : caller._tag === "Public"
+          ? {
+            method: op.method,
+            path: routerPath(op.path),
+            handler: (req, params) => withInput(undefined, req, params),
+          }
           : {
             method: op.method,
             path: routerPath(op.path),
@@ -89,8 +96,10 @@ export const routesOf = (operations: ReadonlyArray<AnyOperation>) =>
         if (found === undefined) return Effect.fail(unknownOperation(name, [...byName.keys()]))
         const refused = roleRefusal((found.op.caller as { roles: ReadonlyArray<string> }).roles, p)
         if (refused !== undefined) return Effect.fail(refused)
-        return Effect.flatMap(splitFlatInput(found.op, flat), ({ params, query, body }) =>
-          found.runner(p, new Raw(body, params, req, baseUrlOf, query)))
+        return Effect.flatMap(
+          splitFlatInput(found.op, flat),
+          ({ params, query, body }) => found.runner(p, new Raw(body, params, req, baseUrlOf, query)),
+        )
       }
       const op = callByNameOperation
       routes.push({
@@ -98,9 +107,7 @@ export const routesOf = (operations: ReadonlyArray<AnyOperation>) =>
         path: routerPath(op.path),
         handler: checks.account(
           op.caller.roles,
-          (p, req, params) =>
-            Effect.flatMap(requireJson(req), (flat) =>
-              callByName(p, params.name, flat, req)),
+          (p, req, params) => Effect.flatMap(requireJson(req), (flat) => callByName(p, params.name, flat, req)),
         ),
         withMessage: true,
       })
@@ -134,5 +141,8 @@ class Raw implements RawInput {
   }
   get baseUrl(): string {
     return this.base(this.req)
+  }
+  header(name: string): string | undefined {
+    return this.req.header(name)
   }
 }

@@ -15,7 +15,8 @@ import type { ApiAnswer } from "../../core/pipeline/request.ts"
 export interface PlainResponse {
   readonly status: number
   readonly headers: Record<string, string>
-  readonly body: string
+  /** JSON text, or bytes as they are (a logo), their type in `content-type`. */
+  readonly body: string | Uint8Array
 }
 
 const json = (status: number, body: unknown, requestId: string, extra?: Record<string, string>): PlainResponse => ({
@@ -26,7 +27,11 @@ const json = (status: number, body: unknown, requestId: string, extra?: Record<s
   body: JSON.stringify(body),
 })
 
-export const answer = (a: ApiAnswer, requestId: string) => json(a.status, a.body, requestId, a.headers)
+export const answer = (a: ApiAnswer, requestId: string): PlainResponse =>
+  a.body instanceof Uint8Array
+    // Bytes (a logo): written as they are, with the headers the use case gave (its `content-type` included).
+    ? { status: a.status, headers: { "x-request-id": requestId, ...a.headers }, body: a.body }
+    : json(a.status, a.body, requestId, a.headers)
 
 export const apiError = (e: ApiError, requestId: string, withMessage = false) => {
   const body = errorBody(e)

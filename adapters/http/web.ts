@@ -50,9 +50,9 @@ const readBody = async (request: Request): Promise<Uint8Array | undefined> => {
 /** The address of the socket's peer as the server reports it, or a function that looks it up when needed. */
 export type CallerAddress = string | (() => string | undefined)
 
-/** A web Response; an empty body is none at all (a 204 or an answer to HEAD may not carry one). */
+/** A web Response; an empty body is none at all (a 204, a 304 or an answer to HEAD may not carry one). */
 const toResponse = (res: PlainResponse) =>
-  new Response(res.body === "" ? null : res.body, { status: res.status, headers: res.headers })
+  new Response(res.body.length === 0 ? null : res.body as BodyInit, { status: res.status, headers: res.headers })
 
 /**
  * The handler the Deno host gives its server, and `platform.serve`: a Response at once when the dispatcher

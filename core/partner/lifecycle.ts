@@ -64,6 +64,8 @@ export type Move =
   | { readonly _tag: "Restore" }
   | { readonly _tag: "Pause" }
   | { readonly _tag: "Unpause" }
+  /** An edit that is no move (an `external_id`, Verify settings, brand values unchanged): never refused. */
+  | { readonly _tag: "Edit" }
 
 export type ServiceEventName =
   | "service.approved"
@@ -177,5 +179,7 @@ export const decide = (l: Lifecycle, move: Move, now: Millis): Either.Either<Dec
     case "Unpause":
       if (!l.paused) return unchanged(l)
       return moved(l, { ...l, paused: false }, "service.unpaused", { paused: false })
+    case "Edit":
+      return unchanged(l)
   }
 }

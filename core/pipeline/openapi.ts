@@ -95,7 +95,9 @@ export const openApiDocument = (operations: ReadonlyArray<AnyOperation>): OpenAp
   const requestId = { description: "Every answer carries one; quote it to support.", schema: { type: "string" } }
   const paths: Record<string, Record<string, unknown>> = {}
   for (const op of operations) {
-    const codes = [...keyChecks, ...(op.idempotent ? idempotencyChecks : []), ...op.errors]
+    const codes = op.caller._tag === "Public"
+      ? [...op.errors]
+      : [...keyChecks, ...(op.idempotent ? idempotencyChecks : []), ...op.errors]
     const byStatus = new Map<number, Array<ErrorClass>>()
     for (const c of codes) {
       const list = byStatus.get(entryOf(c).status) ?? []
@@ -108,14 +110,16 @@ export const openApiDocument = (operations: ReadonlyArray<AnyOperation>): OpenAp
       [String(answer.status)]: {
         description: answer.status === 201 ? "Created" : "OK",
         headers: { "X-Request-Id": requestId },
-        content: {
-          "application/json": {
-            // `{ data }` (account API, console); a list's use case already answers `{ data, next_cursor }`.
-            schema: answer.envelope === "bare" || isPageSchema(op.output)
-              ? output
-              : { type: "object", required: ["data"], properties: { data: output }, additionalProperties: false },
+        content: op.produces !== undefined
+          ? Object.fromEntries(op.produces.map((type) => [type, { schema: { type: "string", format: "binary" } }]))
+          : {
+            "application/json": {
+              // `{ data }` (account API, console); a list's use case already answers `{ data, next_cursor }`.
+              schema: answer.envelope === "bare" || isPageSchema(op.output)
+                ? output
+                : { type: "object", required: ["data"], properties: { data: output }, additionalProperties: false },
+            },
           },
-        },
       },
     }
     for (const [status, classes] of [...byStatus].sort(([a], [b]) => a - b)) {
@@ -153,6 +157,8 @@ export const openApiDocument = (operations: ReadonlyArray<AnyOperation>): OpenAp
         ? [{ bearer: [] }, { apiKey: [] }]
         : op.caller._tag === "Account"
         ? [{ accountToken: [] }]
+        : op.caller._tag === "Public"
+        ? []
         : [{ consoleToken: [] }],
       ...(op.caller._tag === "Key" && op.caller.guard.scope ? { "x-scope": op.caller.guard.scope } : {}),
       ...(op.caller._tag === "Account" ? { "x-roles": op.caller.roles } : {}),

@@ -23,6 +23,8 @@ export type Caller =
   /** A partner key (either mode) on the Partner API (DECISIONS 13). */
   | { readonly _tag: "Partner" }
   | { readonly _tag: "Console" }
+  /** Anyone, without a credential: no rate limit, no idempotency (a logo behind its content hash). */
+  | { readonly _tag: "Public" }
 
 /** Who the use case learns is calling: the key's principal, the token's, or nobody in particular (console). */
 export type PrincipalOf<C extends Caller> = C extends { _tag: "Key" } ? KeyPrincipal
@@ -57,6 +59,8 @@ export interface RawInput {
   readonly idempotencyKey: string | undefined
   /** `{base_url}` of this request (`human_action` links into the console under it). */
   readonly baseUrl: string
+  /** A request header by its lower-case name (a logo's `If-None-Match`). */
+  readonly header?: (name: string) => string | undefined
 }
 
 export interface Operation<
@@ -86,6 +90,8 @@ export interface Operation<
    */
   readonly decode: (raw: RawInput) => Either.Either<Input, ApiError>
   readonly output: Schema.Schema<Output, any>
+  /** The media types of a success that is bytes, not JSON (a logo): the document lists them, binary. */
+  readonly produces?: ReadonlyArray<string>
   /** The account API's catalogue: what the operation answers, in a sentence (`GET /v1/operations`' `output`). */
   readonly returns?: string
   /**

@@ -18,6 +18,7 @@ export interface ApiRequest {
 
 export interface ApiAnswer {
   readonly status: number
+  /** Written as JSON; a `Uint8Array` is written as it is (its type in `headers["content-type"]`). */
   readonly body: unknown
   readonly headers?: Record<string, string>
 }

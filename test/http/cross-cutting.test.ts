@@ -249,18 +249,18 @@ describe('"`500 internal_error`: unhandled; quote `X-Request-Id`" — the answer
     const causes: Array<Cause.Cause<unknown>> = []
     const res = fromExit(Exit.die(new Error(secret)), "req-1", (_id, c) => causes.push(c))
     expect(res.status).toBe(500)
-    expect(JSON.parse(res.body)).toEqual({ error: "internal_error", request_id: "req-1" })
+    expect(JSON.parse(res.body as string)).toEqual({ error: "internal_error", request_id: "req-1" })
     expect(res.headers["x-request-id"]).toBe("req-1")
     expect(res.body).not.toContain("hunter2")
     expect(causes).toHaveLength(1)
     expect(Cause.pretty(causes[0])).toContain("hunter2")
 
     const console500 = fromExit(Exit.fail(new Error(secret)), "req-2", () => {}, true)
-    expect(JSON.parse(console500.body)).toEqual({ error: "internal_error", request_id: "req-2" })
+    expect(JSON.parse(console500.body as string)).toEqual({ error: "internal_error", request_id: "req-2" })
 
     const known = fromExit(Exit.fail(new NotFound({})), "req-3", () => expect.fail("not a defect"))
     expect(known.status).toBe(404)
-    expect(JSON.parse(known.body)).toEqual({ error: "not_found" })
+    expect(JSON.parse(known.body as string)).toEqual({ error: "not_found" })
   })
 })
 

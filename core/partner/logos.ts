@@ -1,0 +1,120 @@
+/**
+ * Logos of partner client applications (DECISIONS 13, 16): a base64 data URL of PNG, JPEG or WebP whose bytes
+ * are what the label says (read from the magic numbers, not the label), at most 512 KiB decoded. Stored by
+ * content hash (lower-case hex SHA-256 of the bytes) and served without a key at `/v1/logos/{sha256}.{ext}`.
+ */
+import { Effect, Option } from "effect"
+import { Digest } from "../../ports/digest.ts"
+import { LogosRepo } from "../../ports/store/partner.ts"
+import { PartnerLimits } from "../limits.ts"
+import type { ApiAnswer } from "../pipeline/request.ts"
+import type { Millis } from "../shared/brands.ts"
+
+export type LogoExt = "png" | "jpg" | "webp"
+
+export const contentTypes: Readonly<Record<LogoExt, string>> = {
+  png: "image/png",
+  jpg: "image/jpeg",
+  webp: "image/webp",
+}
+
+const labels: Readonly<Record<string, LogoExt>> = { "image/png": "png", "image/jpeg": "jpg", "image/webp": "webp" }
+
+/** The kind the bytes are, by their magic numbers; undefined: none of the three. */
+export const sniff = (b: Uint8Array): LogoExt | undefined => {
+  if (
+    b.length >= 8 && b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47 && b[4] === 0x0d &&
+    b[5] === 0x0a && b[6] === 0x1a && b[7] === 0x0a
+  ) return "png"
+  if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return "jpg"
+  if (
+    b.length >= 12 && b[0] === 0x52 && b[1] === 0x49 && b[2] === 0x46 && b[3] === 0x46 && b[8] === 0x57 &&
+    b[9] === 0x45 && b[10] === 0x42 && b[11] === 0x50
+  ) return "webp"
+  return undefined
+}
+
+/** A logo read from its data URL, or why it is refused (`errors.logo`). */
+export type ParsedLogo =
+  | { readonly _tag: "Logo"; readonly ext: LogoExt; readonly bytes: Uint8Array }
+  | { readonly _tag: "Refused"; readonly code: "not_data_url" | "type" | "too_large"; readonly message: string }
+
+const dataUrl = /^data:([^;,]*);base64,(.*)$/s
+const base64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/
+
+const refused = (code: "not_data_url" | "type" | "too_large", message: string): ParsedLogo => ({
+  _tag: "Refused",
+  code,
+  message,
+})
+
+const decodedLength = (data: string) => data.length / 4 * 3 - (data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0)
+
+const parse = (text: string): ParsedLogo => {
+  const m = dataUrl.exec(text)
+  if (m === null) return refused("not_data_url", 'must be a base64 data URL ("data:image/png;base64,…")')
+  const [, label, data] = m
+  if (data.length === 0 || !base64.test(data)) return refused("not_data_url", "is not base64")
+  const declared = labels[label.toLowerCase()]
+  if (declared === undefined) return refused("type", "must be image/png, image/jpeg or image/webp")
+  if (decodedLength(data) > PartnerLimits.maxLogoBytes) {
+    return refused("too_large", `must be at most ${PartnerLimits.maxLogoBytes} bytes decoded`)
+  }
+  const binary = atob(data)
+  const bytes = new Uint8Array(binary.length)
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
+  const actual = sniff(bytes)
+  if (actual !== declared) {
+    return refused(
+      "type",
+      actual === undefined ? `the bytes are not ${label}` : `the bytes are ${contentTypes[actual]}, not ${label}`,
+    )
+  }
+  return { _tag: "Logo", ext: actual, bytes }
+}
+
+// Decoding refines the same string more than once (each filter, then the use case): the last one is kept.
+let last: { readonly text: string; readonly parsed: ParsedLogo } | undefined
+export const parseLogo = (text: string): ParsedLogo => {
+  if (last?.text === text) return last.parsed
+  const parsed = parse(text)
+  last = { text, parsed }
+  return parsed
+}
+
+/** A logo's public address. */
+export const logoUrl = (baseUrl: string, logo: { readonly sha256: string; readonly ext: string } | null) =>
+  logo === null ? null : `${baseUrl}/v1/logos/${logo.sha256}.${logo.ext}`
+
+/** Stores the logo's bytes by their hash; answers what the application's profile keeps. */
+export const storeLogo = (logo: { readonly ext: LogoExt; readonly bytes: Uint8Array }, now: Millis) =>
+  Effect.gen(function* () {
+    const sha256 = (yield* Digest).sha256Hex(logo.bytes)
+    yield* (yield* LogosRepo).put({ sha256, ext: logo.ext, bytes: logo.bytes, createdAt: now })
+    return { sha256, ext: logo.ext as string }
+  })
+
+const file = /^([0-9a-f]{64})\.(png|jpg|webp)$/
+
+/**
+ * `GET /v1/logos/{sha256}.{ext}`: the bytes with their type, a strong ETag (the hash: the bytes never change
+ * under it) and a year's immutable caching; `If-None-Match` naming it answers `304`. Unknown: `404 not_found`.
+ */
+export const serveLogo = (name: string, ifNoneMatch: string | undefined) =>
+  Effect.gen(function* () {
+    const m = file.exec(name)
+    if (m === null) return Option.none<ApiAnswer>()
+    const found = yield* (yield* LogosRepo).get(m[1])
+    if (Option.isNone(found) || found.value.ext !== m[2]) return Option.none<ApiAnswer>()
+    const etag = `"${found.value.sha256}"`
+    const headers = {
+      "content-type": contentTypes[found.value.ext as LogoExt],
+      etag,
+      "cache-control": "public, max-age=31536000, immutable",
+    }
+    const matches = ifNoneMatch !== undefined &&
+      ifNoneMatch.split(",").some((t) => t.trim() === etag || t.trim() === "*")
+    return Option.some<ApiAnswer>(
+      matches ? { status: 304, body: new Uint8Array(0), headers } : { status: 200, body: found.value.bytes, headers },
+    )
+  })

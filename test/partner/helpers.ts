@@ -1,0 +1,72 @@
+/** Helpers for the Partner API over HTTP on the in-process test server (memory store, simulated clock). */
+import { expect } from "vitest"
+import type { TestServer } from "../support/server.ts"
+import { outbox } from "../verify/http-harness.ts"
+
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
+
+let seq = 0
+export const next = () => ++seq
+
+/** A partner account (funded) and a partner key of `mode`. */
+export const makePartner = async (
+  s: TestServer,
+  opts: { mode?: "partner" | "partner_test"; balance?: number } = {},
+) => {
+  const account = await s.console("POST", "/accounts", { name: `Platform ${next()}`, partner: true })
+  if ((opts.balance ?? 1_000) > 0) {
+    await s.console("POST", `/accounts/${account.id}/wallet/credit`, { amount_halalas: opts.balance ?? 1_000 })
+  }
+  const key = await s.console("POST", `/accounts/${account.id}/keys`, { mode: opts.mode ?? "partner" })
+  return { account, key: key.key as string }
+}
+
+/** Another key of the same partner account. */
+export const keyOf = async (s: TestServer, accountId: string, mode: "partner" | "partner_test") =>
+  (await s.console("POST", `/accounts/${accountId}/keys`, { mode })).key as string
+
+export const merchant = (over: Record<string, unknown> = {}) => {
+  const n = next()
+  return { name: `Merchant ${n}`, website: `https://shop${n}.example.sa`, ...over }
+}
+
+/** `POST /v1/partner/applications`, answered as is. */
+export const provision = (s: TestServer, key: string, body: unknown = merchant()) =>
+  s.call("POST", "/v1/partner/applications", { key, body })
+
+/** Provisions and answers the record (201 expected). */
+export const provisioned = async (s: TestServer, key: string, body: unknown = merchant()) => {
+  const res = await provision(s, key, body)
+  expect(res.status, JSON.stringify(res.body)).toBe(201)
+  return res.body
+}
+
+export const app = (id: string) => `/v1/partner/applications/${id}`
+
+export const approve = (s: TestServer, id: string) => s.console("POST", `/applications/${id}/approve`, {})
+export const reject = (s: TestServer, id: string, reason_code = "brand_mismatch") =>
+  s.console("POST", `/applications/${id}/reject`, { reason_code })
+
+/** The `service.*` events of an application in the outbox, oldest first. */
+export const serviceEvents = async (s: TestServer, applicationId: string) =>
+  (await outbox(s)).filter((e) => e.event.startsWith("service.") && e.data.application_id === applicationId)
+
+/** Image bytes of each kind (magic numbers and a little more). */
+export const pngBytes = (extra = 32) =>
+  Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...Array.from({ length: extra }, (_, i) => i % 256)])
+export const jpegBytes = (extra = 32) =>
+  Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, ...Array.from({ length: extra }, (_, i) => (i * 7) % 256)])
+export const webpBytes = (extra = 32) =>
+  Uint8Array.from([
+    ...new TextEncoder().encode("RIFF"),
+    0x24,
+    0,
+    0,
+    0,
+    ...new TextEncoder().encode("WEBP"),
+    ...Array.from({ length: extra }, (_, i) => (i * 3) % 256),
+  ])
+
+export const dataUrl = (type: string, bytes: Uint8Array) =>
+  `data:${type};base64,${Buffer.from(bytes).toString("base64")}`

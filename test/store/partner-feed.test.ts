@@ -12,6 +12,7 @@ import type { AccountId, EventId, Millis, SaudiMobile } from "../../core/shared/
 import { AccountsRepo, ApplicationsRepo, VerificationsRepo } from "../../ports/store/mod.ts"
 import { type OutboxEvent, OutboxRepo } from "../../ports/store/outbox.ts"
 import {
+  type FeedPage,
   type FeedPosition,
   PartnerFeedRepo,
   positionBefore,
@@ -94,7 +95,7 @@ const contract = <E>(name: string, store: Layer.Layer<Store, E>) =>
         const seen: Array<string> = []
         let after: FeedPosition | null = null
         for (;;) {
-          const p = yield* page(a.id, after, { limit: 3 })
+          const p: FeedPage = yield* page(a.id, after, { limit: 3 })
           seen.push(...p.entries.map((e) => e.eventId))
           if (p.entries.length < 3) {
             if (p.entries.length > 0) {

@@ -1,13 +1,12 @@
 /** The account API's applications (DECISIONS 10): `{ id, name, status, paused, external_id, created_at }`. */
-import { Effect, Either, Schema } from "effect"
+import { Effect, Schema } from "effect"
 import { ApplicationsRepo } from "../../ports/store/accounts.ts"
-import { Lists } from "../limits.ts"
 import type { AccountPrincipal } from "../pipeline/authenticate.ts"
 import { makeCursors } from "../pipeline/cursor.ts"
 import { operation } from "../pipeline/operation.ts"
 import { isoMillis } from "../shared/riyadh.ts"
 import { everyRole } from "./callers.ts"
-import { decodeQuery, ListQuery, page, PageOf } from "./lists.ts"
+import { decodeQuery, keysetPage, listParameters, ListQuery, PageOf } from "./lists.ts"
 import type { Application } from "./model.ts"
 
 export const AccountApplication = Schema.Struct({
@@ -33,21 +32,16 @@ export class AccountApplications extends Effect.Service<AccountApplications>()("
     const apps = yield* ApplicationsRepo
     const cursors = yield* makeCursors
     const list = (p: AccountPrincipal, q: typeof ListQuery.Type) =>
-      Effect.gen(function* () {
-        let after: { createdAt: number; id: string } | null = null
-        if (q.cursor !== undefined) {
-          const position = cursors.read("applications", p.account.id, q.cursor)
-          if (Either.isLeft(position)) return yield* position.left
-          after = { createdAt: Number(position.right[0]), id: String(position.right[1]) }
-        }
-        const limit = q.limit ?? Lists.defaultLimit
-        // One more than the page tells whether there is a next one.
-        const found = yield* apps.pageInAccount(p.account.id, after, limit + 1)
-        const shown = found.slice(0, limit)
-        const last = shown[shown.length - 1]
-        const next = found.length > limit ? cursors.make("applications", p.account.id, [last.createdAt, last.id]) : null
-        return page(shown.map(accountApplicationJson), next)
-      })
+      keysetPage(
+        cursors,
+        "applications",
+        p.account.id,
+        q,
+        (after, limit) =>
+          apps.pageInAccount(p.account.id, after && { createdAt: Number(after[0]), id: String(after[1]) }, limit),
+        (a) => [a.createdAt, a.id],
+        accountApplicationJson,
+      )
     return { list } as const
   }),
 }) {}
@@ -60,10 +54,7 @@ export const applicationsListOperation = operation({
   path: "/v1/applications",
   caller: everyRole,
   answer: { status: 200, envelope: "data" },
-  parameters: [
-    { name: "limit", in: "query", description: "1 to 100; default 20", schema: Schema.String, required: false },
-    { name: "cursor", in: "query", description: "A `next_cursor` as answered", schema: Schema.String, required: false },
-  ],
+  parameters: listParameters,
   body: undefined,
   decode: decodeQuery(ListQuery),
   output: PageOf(AccountApplication),

@@ -15,7 +15,7 @@ import { type AnyOperation, operation, type RawInput } from "../pipeline/operati
 import type { ApiAnswer, ApiRequest } from "../pipeline/request.ts"
 import type { Json } from "../shared/json.ts"
 import { everyRole } from "./callers.ts"
-import { decodeQuery, ListQuery, page, PageOf } from "./lists.ts"
+import { decodeQuery, listParameters, ListQuery, page, PageOf } from "./lists.ts"
 
 /** Edit distance (insertions, deletions, substitutions) between two names. */
 export const levenshtein = (a: string, b: string): number => {
@@ -181,10 +181,7 @@ export const operationsListOperation = operation({
   path: "/v1/operations",
   caller: everyRole,
   answer: { status: 200, envelope: "data" },
-  parameters: [
-    { name: "limit", in: "query", description: "1 to 100; default 20", schema: Schema.String, required: false },
-    { name: "cursor", in: "query", description: "A `next_cursor` as answered", schema: Schema.String, required: false },
-  ],
+  parameters: listParameters,
   body: undefined,
   decode: decodeQuery(ListQuery),
   output: PageOf(CatalogueRow),

@@ -2,10 +2,12 @@
  * The account API's lists (DECISIONS 10): `{ data, next_cursor }`, `limit` 1-100 (default 20), `cursor` a
  * `next_cursor` as answered (core/pipeline/cursor.ts), `null` at the end.
  */
-import { Schema } from "effect"
+import { Effect, Either, Schema } from "effect"
 import { Lists } from "../limits.ts"
 import { decodeWith } from "../pipeline/decode.ts"
-import type { RawInput } from "../pipeline/operation.ts"
+import type { Parameter, RawInput } from "../pipeline/operation.ts"
+import type { Cursors, Position } from "../pipeline/cursor.ts"
+import type { InvalidRequest } from "../pipeline/errors.ts"
 
 /** Marks a use case's answer as a page, which the HTTP edge writes as `{ data, next_cursor }`. */
 export const PageMark: unique symbol = Symbol.for("sa-messaging/Page")
@@ -45,4 +47,40 @@ export const PageOf = <A, I>(item: Schema.Schema<A, I>) =>
 export const decodeQuery = <A, I>(schema: Schema.Schema<A, I>) => {
   const decode = decodeWith(schema)
   return (raw: RawInput) => decode(Object.fromEntries(raw.query))
+}
+
+/** `limit` and `cursor` as a list operation declares them (the query string carries text). */
+export const listParameters: ReadonlyArray<Parameter> = [
+  {
+    name: "limit",
+    in: "query",
+    description: `1 to ${Lists.maxLimit}; default ${Lists.defaultLimit}`,
+    schema: Schema.String,
+    required: false,
+  },
+  { name: "cursor", in: "query", description: "A `next_cursor` as answered", schema: Schema.String, required: false },
+]
+
+/**
+ * One page of a list ordered by a position (e.g. `[created_at, id]`, newest first): the cursor read (a forged
+ * or foreign one is `400`), one more row than the page fetched to tell whether there is a next page, and the
+ * next cursor made from the last row shown.
+ */
+export const keysetPage = <Row, Out>(
+  cursors: Cursors,
+  list: string,
+  account: string,
+  q: typeof ListQuery.Type,
+  fetch: (after: Position | null, limit: number) => Effect.Effect<ReadonlyArray<Row>>,
+  positionOf: (row: Row) => Position,
+  render: (row: Row) => Out,
+): Effect.Effect<Page<Out>, InvalidRequest> => {
+  const after = q.cursor === undefined ? Either.right(null) : cursors.read(list, account, q.cursor)
+  if (Either.isLeft(after)) return Effect.fail(after.left)
+  const limit = q.limit ?? Lists.defaultLimit
+  return Effect.map(fetch(after.right, limit + 1), (found) => {
+    const shown = found.slice(0, limit)
+    const next = found.length > limit ? cursors.make(list, account, positionOf(shown[shown.length - 1])) : null
+    return page(shown.map(render), next)
+  })
 }

@@ -1,9 +1,8 @@
 /** `account.audit.list` (DECISIONS 9.3, 10): what was done to the account, newest first. */
-import { Effect, Either, Schema } from "effect"
+import { Effect, Schema } from "effect"
 import { AuditRepo } from "../../ports/store/audit.ts"
 import { everyRole } from "../accounts/callers.ts"
-import { decodeQuery, ListQuery, page, PageOf } from "../accounts/lists.ts"
-import { Lists } from "../limits.ts"
+import { decodeQuery, keysetPage, listParameters, ListQuery, PageOf } from "../accounts/lists.ts"
 import type { AccountPrincipal } from "../pipeline/authenticate.ts"
 import { makeCursors } from "../pipeline/cursor.ts"
 import { operation } from "../pipeline/operation.ts"
@@ -27,20 +26,15 @@ export class AccountAudit extends Effect.Service<AccountAudit>()("core/AccountAu
     const audit = yield* AuditRepo
     const cursors = yield* makeCursors
     const list = (p: AccountPrincipal, q: typeof ListQuery.Type) =>
-      Effect.gen(function* () {
-        let after: { at: number; id: string } | null = null
-        if (q.cursor !== undefined) {
-          const position = cursors.read("audit", p.account.id, q.cursor)
-          if (Either.isLeft(position)) return yield* position.left
-          after = { at: Number(position.right[0]), id: String(position.right[1]) }
-        }
-        const limit = q.limit ?? Lists.defaultLimit
-        const found = yield* audit.page(p.account.id, after, limit + 1)
-        const shown = found.slice(0, limit)
-        const last = shown[shown.length - 1]
-        const next = found.length > limit ? cursors.make("audit", p.account.id, [last.at, last.id]) : null
-        return page(shown.map(auditJson), next)
-      })
+      keysetPage(
+        cursors,
+        "audit",
+        p.account.id,
+        q,
+        (after, limit) => audit.page(p.account.id, after && { at: Number(after[0]), id: String(after[1]) }, limit),
+        (e) => [e.at, e.id],
+        auditJson,
+      )
     return { list } as const
   }),
 }) {}
@@ -54,16 +48,7 @@ export const auditOperations = [
     path: "/v1/account/audit",
     caller: everyRole,
     answer: { status: 200, envelope: "data" },
-    parameters: [
-      { name: "limit", in: "query", description: "1 to 100; default 20", schema: Schema.String, required: false },
-      {
-        name: "cursor",
-        in: "query",
-        description: "A `next_cursor` as answered",
-        schema: Schema.String,
-        required: false,
-      },
-    ],
+    parameters: listParameters,
     body: undefined,
     decode: decodeQuery(ListQuery),
     output: PageOf(AuditOutput),

@@ -16,12 +16,14 @@ import {
   InvalidRequest,
   IpNotAllowed,
   KeyExpired,
+  NotFound,
   ServiceNotFound,
   ServiceRequired,
   TooManyRequests,
   Unauthorized,
 } from "./errors.ts"
 import type { AnyOperation, ErrorClass } from "./operation.ts"
+import { ApprovalDenied, ApprovalRequired, InsufficientRole } from "../accounts/errors.ts"
 
 /** The API version label of the spec (Section 9). */
 export const apiVersion = "2026-09"
@@ -41,6 +43,45 @@ const keyChecks: ReadonlyArray<ErrorClass> = [
   InternalError,
 ]
 const idempotencyChecks: ReadonlyArray<ErrorClass> = [IdempotencyInProgress, IdempotencyKeyReused]
+/** A partner key on its own operations: no scope, no client application named. */
+const partnerChecks: ReadonlyArray<ErrorClass> = [
+  TooManyRequests,
+  Unauthorized,
+  KeyExpired,
+  IpNotAllowed,
+  AccountNotActive,
+  InvalidJson,
+  InvalidRequest,
+  InternalError,
+]
+/** The account API's order of checks (DECISIONS 10); any operation may be put under approval by the console. */
+const accountChecks: ReadonlyArray<ErrorClass> = [
+  TooManyRequests,
+  Unauthorized,
+  InsufficientRole,
+  NotFound,
+  InvalidJson,
+  InvalidRequest,
+  ApprovalRequired,
+  ApprovalDenied,
+  InternalError,
+]
+const consoleChecks: ReadonlyArray<ErrorClass> = [Unauthorized, InvalidJson, InvalidRequest, NotFound, InternalError]
+
+const checksOf = (op: AnyOperation): ReadonlyArray<ErrorClass> => {
+  switch (op.caller._tag) {
+    case "Key":
+      return keyChecks
+    case "Partner":
+      return partnerChecks
+    case "Account":
+      return accountChecks
+    case "Console":
+      return consoleChecks
+    default:
+      return []
+  }
+}
 
 const entryOf = (c: ErrorClass) => c as unknown as CatalogueEntry
 
@@ -95,9 +136,11 @@ export const openApiDocument = (operations: ReadonlyArray<AnyOperation>): OpenAp
   const requestId = { description: "Every answer carries one; quote it to support.", schema: { type: "string" } }
   const paths: Record<string, Record<string, unknown>> = {}
   for (const op of operations) {
-    const codes = op.caller._tag === "Public"
-      ? [...op.errors]
-      : [...keyChecks, ...(op.idempotent ? idempotencyChecks : []), ...op.errors]
+    const codes = [
+      ...checksOf(op),
+      ...(op.idempotent && op.caller._tag !== "Console" ? idempotencyChecks : []),
+      ...op.errors,
+    ]
     const byStatus = new Map<number, Array<ErrorClass>>()
     for (const c of codes) {
       const list = byStatus.get(entryOf(c).status) ?? []

@@ -20,29 +20,36 @@ const columns = applicationColumns.split(", ").map((c) => `a.${c}`).join(", ") +
   ", a.website, a.logo_sha256, a.logo_ext, a.reason_code, a.appealable, a.status_before_archive, a.updated_at," +
   " s.settings"
 
+/** Above every position: the first page. */
+const top = { createdAt: Number.MAX_SAFE_INTEGER, id: "ffffffff-ffff-ffff-ffff-ffffffffffff" }
+
 export const PartnerApplicationsRepoSql = Layer.effect(
   PartnerApplicationsRepo,
   Effect.gen(function* () {
     const sql = yield* client
     const selected = sql.literal(columns)
     return {
-      // Index-backed by applications_account_newest (account_id, created_at DESC, id DESC).
+      // One statement whatever the filter (a named prepared statement per connection): the position is always a
+      // bound on (created_at, id), so applications_account_newest (account_id, created_at DESC, id DESC) is walked
+      // from it; the filters are parameters that are null when not asked.
       page: (accountId, filter, after, limit) => {
-        const status = filter.status === null
-          ? sql`a.status <> 'archived'`
+        const bound = after ?? top
+        const statuses = filter.status === null
+          ? null
           : filter.status === "suspended"
-          ? sql`a.status IN ('suspended', 'disabled')`
-          : sql`a.status = ${filter.status}`
-        const external = filter.externalId === null ? sql`true` : sql`a.external_id = ${filter.externalId}`
-        const q = filter.q === null ? sql`true` : sql`(strpos(lower(a.name COLLATE "C"), ${filter.q}) > 0
-          OR strpos(lower(coalesce(a.external_id, '') COLLATE "C"), ${filter.q}) > 0
-          OR a.id::text = ${filter.q})`
-        const position = after === null
-          ? sql`true`
-          : sql`(a.created_at, a.id) < (${after.createdAt}, ${after.id}::uuid)`
+          ? "suspended,disabled"
+          : filter.status
         return sql`SELECT ${selected} FROM applications a
             LEFT JOIN verify_settings s ON s.application_id = a.id
-            WHERE a.account_id = ${accountId} AND ${status} AND ${external} AND ${q} AND ${position}
+            WHERE a.account_id = ${accountId}
+              AND (a.created_at, a.id) < (${bound.createdAt}::bigint, ${bound.id}::uuid)
+              AND (CASE WHEN ${statuses}::text IS NULL THEN a.status <> 'archived'
+                ELSE a.status = ANY (string_to_array(${statuses}::text, ',')) END)
+              AND (${filter.externalId}::text IS NULL OR a.external_id = ${filter.externalId}::text)
+              AND (${filter.q}::text IS NULL
+                OR strpos(lower(a.name COLLATE "C"), ${filter.q}::text) > 0
+                OR strpos(lower(coalesce(a.external_id, '') COLLATE "C"), ${filter.q}::text) > 0
+                OR a.id::text = ${filter.q}::text)
             ORDER BY a.created_at DESC, a.id DESC LIMIT ${limit}`.pipe(
           Effect.map((rows) =>
             rows.map((row) => ({

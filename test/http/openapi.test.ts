@@ -42,11 +42,18 @@ describe("GET /openapi.json: the document of the declared operations", () => {
         // The API also answers under /api (DECISIONS 4); the console only at /console/v1.
         for (const prefix of path.startsWith("/console/") ? [""] : ["", "/api"]) {
           const concrete = `${prefix}${path.replace(/\{\w+\}/g, crypto.randomUUID())}`
+          const operation = (methods as Record<string, { security?: ReadonlyArray<Record<string, unknown>> }>)[method]
+          if (operation.security?.length === 0) {
+            // A public route (a logo) needs no key: OPTIONS on a path some route serves answers 204 with Allow.
+            const options = await s.call("OPTIONS", concrete)
+            expect(options.status, `OPTIONS ${concrete}`).toBe(204)
+            expect(options.headers.get("allow")).toContain(method.toUpperCase())
+            continue
+          }
           const res = await s.call(method.toUpperCase(), concrete, method === "get" ? {} : { rawBody: "{}" })
           expect(res.status, `${method} ${concrete}`).toBe(401)
           // The console's and the account API's refusals carry a message (DECISIONS 2, 10); the key routes'
           // are the bare code.
-          const operation = (methods as Record<string, { security?: ReadonlyArray<Record<string, unknown>> }>)[method]
           const withMessage = path.startsWith("/console/") ||
             (operation.security ?? []).some((scheme) => "accountToken" in scheme)
           if (withMessage) expect(res.body).toEqual({ error: "unauthorized", message: expect.any(String) })

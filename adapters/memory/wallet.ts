@@ -161,6 +161,7 @@ export const ProformasRepoMemory = Layer.effect(
       }),
     getForUpdate: (id) =>
       db.read((t) => Option.map(Option.fromNullable(t.proformas.get(id)), (p) => structuredClone(p))),
+    get: (id) => db.read((t) => Option.map(Option.fromNullable(t.proformas.get(id)), (p) => structuredClone(p))),
     markPaid: (id, at) =>
       db.write((t, record) => {
         const p = t.proformas.get(id)

@@ -11,6 +11,7 @@ import { WalletTopups } from "../../core/wallet/topups.ts"
 import type { Settings } from "../config.ts"
 import { ProformasRepoMemory, TopupLinksRepoMemory, WalletRepoMemory } from "../memory/wallet.ts"
 import { PaymentProviderSimulator } from "../payments/simulator.ts"
+import { DocumentsPdfLib } from "../documents/pdf-lib.ts"
 import { product } from "../product.ts"
 import { migration as wallet } from "../sql/migrations/wallet/0001_wallet.ts"
 import { ProformasRepoSql, TopupLinksRepoSql, WalletRepoSql } from "../sql/wallet.ts"
@@ -32,7 +33,7 @@ export const walletProduct = product({
   migrations: [wallet],
   services: (settings) =>
     Layer.mergeAll(WalletConsole.Default, WalletTopups.Default).pipe(
-      Layer.provideMerge(paymentProviderLayer(settings)),
+      Layer.provideMerge(Layer.merge(paymentProviderLayer(settings), DocumentsPdfLib)),
     ),
   operations: [...walletAccountOperations, ...walletConsoleOperations],
 })

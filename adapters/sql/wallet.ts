@@ -238,6 +238,8 @@ export const ProformasRepoSql = Layer.effect(
         Effect.map((rows) => first(rows, toProforma)),
         Effect.orDie,
       ),
+    get: (id) =>
+      sql`SELECT * FROM proformas WHERE id = ${id}`.pipe(Effect.map((rows) => first(rows, toProforma)), Effect.orDie),
     markPaid: (id, at) =>
       sql`UPDATE proformas SET status = 'paid', paid_at = ${at} WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
   })),

@@ -2,9 +2,9 @@
  * The wallet in the account API (DECISIONS 10, 11, 12): the read, a top-up link, a proforma. Owners and admins
  * only; the two creates answer 201 and are not repeatable (each call makes a new record).
  */
-import { Either, Schema } from "effect"
+import { Effect, Either, Schema } from "effect"
 import { ownerOrAdmin } from "../accounts/callers.ts"
-import { InvalidRequest } from "../errors.ts"
+import { InvalidRequest, NotFound } from "../errors.ts"
 import { Fields as FieldLimits } from "../limits.ts"
 import { decodeWith, ErrorCode } from "../pipeline/decode.ts"
 import { type AnyOperation, operation } from "../pipeline/operation.ts"
@@ -92,5 +92,31 @@ export const walletAccountOperations = [
     idempotent: true,
     service: WalletTopups,
     run: (t, p, input) => t.createProforma(p.account.id, input),
+  }),
+  operation({
+    name: "wallet.proformas.pdf",
+    summary: "A proforma of the account as a PDF file, to hand to whoever makes the bank transfer.",
+    method: "GET",
+    path: "/v1/account/wallet/proformas/{id}/pdf",
+    caller: ownerOrAdmin,
+    answer: done,
+    parameters: [{ name: "id", in: "path", description: "The proforma's id", schema: Schema.UUID, required: true }],
+    body: undefined,
+    decode: (r) => Either.right(r.params.id),
+    output: Schema.Unknown,
+    produces: ["application/pdf"],
+    returns: "The proforma as a PDF file (application/pdf): number, buyer, amount, VAT, total, IBAN and reference.",
+    errors: [NotFound],
+    idempotent: false,
+    service: WalletTopups,
+    run: (t, p, id: string) =>
+      Effect.map(t.proformaPdf(p.account.id, id), (pdf) => ({
+        status: 200,
+        body: pdf.bytes,
+        headers: {
+          "content-type": "application/pdf",
+          "content-disposition": `inline; filename="${pdf.number}.pdf"`,
+        },
+      })),
   }),
 ] as const satisfies ReadonlyArray<AnyOperation>

@@ -5,6 +5,7 @@
  */
 import { Clock, Effect, Option } from "effect"
 import { PaymentProvider } from "../../ports/payments.ts"
+import { Documents } from "../../ports/documents.ts"
 import { Secrets } from "../../ports/secrets.ts"
 import { Transactor } from "../../ports/store/transactor.ts"
 import {
@@ -74,6 +75,7 @@ export class WalletTopups extends Effect.Service<WalletTopups>()("core/WalletTop
     const proformas = yield* ProformasRepo
     const provider = yield* PaymentProvider
     const secrets = yield* Secrets
+    const documents = yield* Documents
 
     /** `wallet.topups.link`: a payment page for the amount and its VAT, open for 24 hours. */
     const createLink = Effect.fn("WalletTopups.createLink", untracedStacks)(
@@ -187,6 +189,28 @@ export class WalletTopups extends Effect.Service<WalletTopups>()("core/WalletTop
       }))
     })
 
-    return { createLink, payLink, createProforma, settleProforma } as const
+    /** A proforma of the account as a PDF (another account's, or none: `not_found`). */
+    const proformaPdf = Effect.fn("WalletTopups.proformaPdf", untracedStacks)(
+      function* (accountId: AccountId, id: string) {
+        const found = isUuid(id) ? yield* proformas.get(id) : Option.none()
+        if (Option.isNone(found) || found.value.accountId !== accountId) return yield* notFound
+        const p = proformaJson(found.value, yield* Clock.currentTimeMillis)
+        const bytes = yield* documents.proformaPdf({
+          number: p.number,
+          issuedAt: p.issued_at,
+          expiresAt: p.expires_at,
+          buyer: { name: p.buyer.name, vatNumber: p.buyer.vat_number ?? null, address: p.buyer.address ?? null },
+          amountHalalas: p.amount_halalas,
+          vatPercent: p.vat_percent,
+          vatHalalas: p.vat_halalas,
+          totalHalalas: p.total_halalas,
+          iban: p.bank.iban,
+          reference: p.bank.reference,
+        })
+        return { number: p.number, bytes }
+      },
+    )
+
+    return { createLink, payLink, createProforma, settleProforma, proformaPdf } as const
   }),
 }) {}

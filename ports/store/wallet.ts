@@ -136,5 +136,6 @@ export class ProformasRepo extends Context.Tag("ports/ProformasRepo")<ProformasR
   readonly nextNumber: (year: number) => Effect.Effect<number>
   readonly insert: (proforma: Proforma) => Effect.Effect<void>
   readonly getForUpdate: (id: string) => Effect.Effect<Option.Option<Proforma>>
+  readonly get: (id: string) => Effect.Effect<Option.Option<Proforma>>
   readonly markPaid: (id: string, at: Millis) => Effect.Effect<void>
 }>() {}

@@ -319,7 +319,10 @@ describe("DECISIONS 13: disable, resume, archive, restore, appeal — the table'
     const early = await s.call("POST", `${app(made.id)}/disable`, { key, body: {} })
     expect(early.status).toBe(409)
     expect(early.body).toMatchObject({ error: "invalid_state", status: "pending" })
-    expect((await s.call("POST", `${app(made.id)}/resume`, { key, body: {} })).body.status).toBe("pending")
+    expect((await s.call("POST", `${app(made.id)}/resume`, { key, body: {} })).body).toMatchObject({
+      error: "invalid_state",
+      status: "pending",
+    })
     await approve(s, made.id)
     expect((await s.call("POST", `${app(made.id)}/disable`, { key, body: {} })).body.status).toBe("suspended")
     expect((await s.call("POST", `${app(made.id)}/disable`, { key, body: {} })).body.status).toBe("suspended")

@@ -104,6 +104,46 @@ describe.each(hostNames.map((h) => [h] as [HostName]))("the %s host as a process
     }
   })
 
+  it("a partner's logo is served as bytes without a key: its type, ETag, cache headers, 304, HEAD (DECISIONS 13)", async () => {
+    const account = await consoleCall("POST", "/accounts", { name: "Platform", partner: true })
+    const key = (await consoleCall("POST", `/accounts/${account.id}/keys`, { mode: "partner" })).key
+    // Every byte value, so nothing on the way may treat the body as text.
+    const bytes = Uint8Array.from([
+      0x89,
+      0x50,
+      0x4e,
+      0x47,
+      0x0d,
+      0x0a,
+      0x1a,
+      0x0a,
+      ...Array.from({ length: 4096 }, (_, i) => i % 256),
+    ])
+    const made = await call("POST", "/v1/partner/applications", {
+      key,
+      body: {
+        name: "Logo shop",
+        website: "https://logo.example.sa",
+        logo: `data:image/png;base64,${Buffer.from(bytes).toString("base64")}`,
+      },
+    })
+    expect(made.status, JSON.stringify(made.body)).toBe(201)
+    const path = new URL(made.body.logo_url).pathname
+    const res = await fetch(p.baseUrl + path)
+    expect(res.status).toBe(200)
+    expect(res.headers.get("content-type")).toBe("image/png")
+    expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable")
+    const etag = res.headers.get("etag")!
+    expect(etag).toMatch(/^"[0-9a-f]{64}"$/)
+    expect(new Uint8Array(await res.arrayBuffer())).toEqual(bytes)
+    const cached = await fetch(p.baseUrl + path, { headers: { "if-none-match": etag } })
+    expect(cached.status).toBe(304)
+    expect((await cached.arrayBuffer()).byteLength).toBe(0)
+    const head = await fetch(p.baseUrl + `/api${path}`, { method: "HEAD" })
+    expect(head.status).toBe(200)
+    expect(head.headers.get("content-type")).toBe("image/png")
+  })
+
   it("an IP allowlist judges the caller's address as the host reports it", async () => {
     const keyWith = async (ip_allowlist: Array<string>) => {
       const res = await call("POST", `/console/v1/applications/${p.banner.demoApplication}/keys`, {

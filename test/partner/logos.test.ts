@@ -4,6 +4,8 @@
  */
 import { createHash } from "node:crypto"
 import { request } from "node:http"
+import { connect } from "node:net"
+import * as HttpApp from "@effect/platform/HttpApp"
 import { describe, expect, it } from "vitest"
 import { startServer, useServer } from "../support/server.ts"
 import {
@@ -142,6 +144,44 @@ describe('DECISIONS 13: "logo_url … needs no key" — served with its Content-
     expect(res.status).toBe(200)
     expect(res.headers.get("content-type")).toBe("image/jpeg")
     expect(new Uint8Array(await res.arrayBuffer())).toEqual(bytes)
+  })
+
+  it("the same through the Effect HTTP app (platform.httpApp), bytes intact", async () => {
+    const { key } = await makePartner(s)
+    const bytes = webpBytes(5_000)
+    const made = await provisioned(s, key, merchant({ logo: dataUrl("image/webp", bytes) }))
+    const res = await HttpApp.toWebHandler(s.platform.httpApp)(new Request(made.logo_url))
+    expect(res.status).toBe(200)
+    expect(res.headers.get("content-type")).toBe("image/webp")
+    expect(res.headers.get("etag")).toBe(`"${sha256(bytes)}"`)
+    expect(new Uint8Array(await res.arrayBuffer())).toEqual(bytes)
+    const cached = await HttpApp.toWebHandler(s.platform.httpApp)(
+      new Request(made.logo_url, { headers: { "if-none-match": `"${sha256(bytes)}"` } }),
+    )
+    expect(cached.status).toBe(304)
+  })
+
+  it("a request line node:http refuses (`get` in lower case) is answered by the dispatcher with the bytes whole", async () => {
+    const { key } = await makePartner(s)
+    const bytes = pngBytes(1_000)
+    const made = await provisioned(s, key, merchant({ logo: dataUrl("image/png", bytes) }))
+    const url = new URL(made.logo_url)
+    const raw = await new Promise<Buffer>((resolve) => {
+      const socket = connect(
+        Number(url.port),
+        url.hostname,
+        () => socket.write(`get ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\n\r\n`),
+      )
+      const chunks: Array<Buffer> = []
+      socket.on("data", (d) => chunks.push(d))
+      socket.on("close", () => resolve(Buffer.concat(chunks)))
+    })
+    const split = raw.indexOf("\r\n\r\n")
+    const head = raw.subarray(0, split).toString()
+    expect(head).toMatch(/^HTTP\/1\.1 200/)
+    expect(head).toContain("content-type: image/png")
+    expect(head).toContain(`content-length: ${bytes.length}`)
+    expect(new Uint8Array(raw.subarray(split + 4))).toEqual(bytes)
   })
 
   it("unknown hashes, a wrong extension, other names: 404 not_found", async () => {

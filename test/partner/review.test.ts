@@ -3,6 +3,7 @@
  * sending codes while a brand change is reviewed; approve, reject and pause fire their `service.*` events.
  */
 import { describe, expect, it } from "vitest"
+import { accountWebhookId } from "../../core/webhooks/envelope.ts"
 import { latestCode, useServer } from "../support/server.ts"
 import { app, approve, ISO, makePartner, merchant, provisioned, reject, serviceEvents, UUID } from "./helpers.ts"
 
@@ -84,6 +85,8 @@ describe("DECISIONS 14: console approve, reject with reason_code, pause — over
     const events = await serviceEvents(s, made.id)
     expect(events).toHaveLength(1)
     expect(events[0]).toMatchObject({ event: "service.approved", accountId: account.id, externalId: "cons-1" })
+    // data.id is the webhook-id of the event's delivery to the partner's account (DECISIONS 13, 15).
+    expect(events[0].data.id).toBe(accountWebhookId(events[0].id))
     expect(events[0].data).toEqual({
       id: expect.any(String),
       service_id: made.id,

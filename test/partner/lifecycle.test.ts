@@ -195,6 +195,7 @@ const move: fc.Arbitrary<Move> = fc.oneof(
   fc.constant<Move>({ _tag: "Restore" }),
   fc.constant<Move>({ _tag: "Pause" }),
   fc.constant<Move>({ _tag: "Unpause" }),
+  fc.constant<Move>({ _tag: "Edit" }),
 )
 
 /** Runs a sequence of moves from provisioning, keeping refused moves out; calls `check` at each step. */
@@ -221,6 +222,13 @@ describe("properties over random move sequences", () => {
       expect(result.right.events.length).toBe(changed ? 1 : 0)
       for (const e of result.right.events) expect(e.previousStatus).toBe(from.status)
     })
+  })
+
+  it.prop("an Edit (external_id, settings, unchanged brand values) is never refused and moves nothing", [
+    fc.array(move, { maxLength: 60 }),
+  ], ([seq]) => {
+    const state = walk(seq, () => {})
+    expect(decide(state, { _tag: "Edit" }, 99_999)).toEqual(Either.right({ next: state, events: [] }))
   })
 
   it.prop("a refused move is invalid_state or not_appealable and leaves the application as it was", [

@@ -8,7 +8,7 @@ import { InvalidRequest, InvalidState, NotAppealable, NotFound, notFound, Servic
 import { Lists, PartnerLimits, VerifyLimits } from "../limits.ts"
 import { decodeWith, ErrorCode } from "../pipeline/decode.ts"
 import { type AnyOperation, operation, type Parameter, type RawInput } from "../pipeline/operation.ts"
-import { codePointLength } from "../shared/text.ts"
+import { codePointLength, isStorableText } from "../shared/text.ts"
 import { ExternalIdTaken } from "./application-errors.ts"
 import { type BulkAction, type LogoInput, PartnerApplications } from "./applications.ts"
 import { lifecycleStatuses, type Move } from "./lifecycle.ts"
@@ -112,10 +112,14 @@ const BulkBody = Schema.Struct({
     }),
   ).annotations({ description: "1 to 100 application ids, each once" }),
 })
+/** A query parameter's text: no NUL or unpaired surrogate, which no store can hold (`invalid`). */
+const QueryText = Schema.String.pipe(
+  Schema.filter((q) => isStorableText(q) || "must not contain NUL or unpaired surrogates"),
+)
 const ListQuery = Schema.Struct({
   status: Schema.optional(Schema.Literal(...lifecycleStatuses)),
-  external_id: Schema.optional(Schema.String),
-  q: Schema.optional(Schema.String.pipe(Schema.filter((q) => codePointLength(q) <= PartnerLimits.maxQueryLength, {
+  external_id: Schema.optional(QueryText),
+  q: Schema.optional(QueryText.pipe(Schema.filter((q) => codePointLength(q) <= PartnerLimits.maxQueryLength, {
     [ErrorCode]: "too_long",
     message: () => `at most ${PartnerLimits.maxQueryLength} characters`,
   }))),
@@ -203,6 +207,20 @@ const duplicates = (ids: ReadonlyArray<string>): InvalidRequest | undefined => {
   })
 }
 
+/** A query parameter given more than once is `invalid` (as on the usage read): which one was meant is unknown. */
+const repeatedParameters = (query: URLSearchParams): InvalidRequest | undefined => {
+  const seen = new Set<string>()
+  const repeated = new Set<string>()
+  for (const name of query.keys()) (seen.has(name) ? repeated : seen).add(name)
+  if (repeated.size === 0) return undefined
+  const names = [...repeated]
+  return new InvalidRequest({
+    message: `\`${names[0]}\` is given more than once.`,
+    fields: Object.fromEntries(names.map((n) => [n, "is given more than once"])),
+    errors: Object.fromEntries(names.map((n) => [n, "invalid"])),
+  })
+}
+
 const Record = PartnerApplication
 const base = "/v1/partner/applications"
 
@@ -246,7 +264,12 @@ export const applicationOperations = [
       query("cursor", "A `next_cursor` as answered"),
     ],
     body: undefined,
-    decode: (r: RawInput) => Either.map(decodeList(Object.fromEntries(r.query)), (q) => ({ ...q, baseUrl: r.baseUrl })),
+    decode: (r: RawInput) => {
+      const repeated = repeatedParameters(r.query)
+      return repeated !== undefined
+        ? Either.left(repeated)
+        : Either.map(decodeList(Object.fromEntries(r.query)), (q) => ({ ...q, baseUrl: r.baseUrl }))
+    },
     output: Schema.Struct({ data: Schema.Array(Record), next_cursor: Schema.NullOr(Schema.String) }),
     errors: [InvalidRequest],
     idempotent: false,

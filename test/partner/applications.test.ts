@@ -176,6 +176,9 @@ describe("DECISIONS 13: GET /applications — newest first, `{ data, next_cursor
       ["limit=101", { limit: "invalid" }],
       [`q=${"x".repeat(101)}`, { q: "too_long" }],
       ["color=red", { color: "unknown" }],
+      ["status=active&status=pending", { status: "invalid" }],
+      ["q=a%00b", { q: "invalid" }],
+      ["external_id=%00", { external_id: "invalid" }],
       [`cursor=${encodeURIComponent(foreignCursor)}`, { cursor: "invalid" }],
       [`limit=1&cursor=${encodeURIComponent(foreignCursor)}`, { cursor: "invalid" }],
     ]

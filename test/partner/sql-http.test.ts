@@ -36,6 +36,8 @@ const roundTrip = (server: () => TestServer) => async () => {
   expect(new Uint8Array(await logo.arrayBuffer())).toEqual(bytes)
   expect((await s.call("GET", app(made.id), { key })).body).toEqual(made)
 
+  // A millisecond apart at least, so "newest first" has one answer.
+  await s.call("POST", "/console/v1/simulator/clock", { key: s.consoleToken, body: { advance_ms: 1_000 } })
   const second = await provisioned(s, key, merchant({ name: "Second Shop" }))
   const listed = await s.call("GET", "/v1/partner/applications?limit=1", { key })
   expect(listed.body.data).toEqual([second])
@@ -80,6 +82,15 @@ const concurrentClaims = (server: () => TestServer) => async () => {
   const listed = await s.call("GET", "/v1/partner/applications?external_id=contested", { key })
   expect(listed.body.data).toHaveLength(1)
 }
+
+describe("on the memory store", () => {
+  let s: TestServer
+  beforeAll(async () => {
+    s = await startServer()
+  })
+  afterAll(() => s?.close())
+  it("ten provisions of one external_id at once make one application", concurrentClaims(() => s), 30_000)
+})
 
 describe("on PGlite", () => {
   let s: TestServer

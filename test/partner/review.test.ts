@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest"
 import { accountWebhookId } from "../../core/webhooks/envelope.ts"
 import { latestCode, useServer } from "../support/server.ts"
+import { useReceiver, verify } from "../webhooks/receiver.ts"
 import { app, approve, ISO, makePartner, merchant, provisioned, reject, serviceEvents, UUID } from "./helpers.ts"
 
 const s = useServer()
@@ -167,5 +168,36 @@ describe("DECISIONS 14: console approve, reject with reason_code, pause — over
     expect(last.data).toMatchObject({ paused: false, id: expect.stringMatching(/.+/) })
     expect(last.id).toMatch(UUID)
     expect((await start(key, made.id)).status).toBe(200)
+  })
+})
+
+describe('DECISIONS 13: "service.* … through the durable outbox to the partner account\'s webhook by default"', () => {
+  const hooks = useReceiver()
+
+  it("the partner's endpoint gets each move, signed, with data.id equal to the webhook-id header", async () => {
+    const { account, key } = await makePartner(s)
+    const endpoint = await s.console("PUT", `/accounts/${account.id}/webhook`, { url: hooks.url })
+    const made = await provisioned(s, key, merchant({ external_id: "hooked" }))
+    await approve(s, made.id)
+    await s.call("POST", app(made.id), { key, body: { website: "https://hooked-2.example.sa" } })
+    await reject(s, made.id, "website_unreachable")
+    await s.call("POST", `${app(made.id)}/appeal`, { key, body: {} })
+    await s.console("POST", "/simulator/clock", { advance_ms: 0 })
+    await hooks.waitFor(4)
+    const mine = hooks.received.filter((r) => r.json.data.application_id === made.id)
+    expect(mine.map((r) => r.json.event)).toEqual([
+      "service.approved",
+      "service.review_requested",
+      "service.rejected",
+      "service.review_requested",
+    ])
+    for (const r of mine) {
+      const payload = verify(endpoint.secret, r)
+      expect(payload.data.id).toBe(r.headers["webhook-id"])
+      expect(payload.data).toMatchObject({ service_id: made.id, external_id: "hooked" })
+      expect(payload).not.toHaveProperty("test")
+    }
+    expect(mine[2].json.data).toMatchObject({ reason_code: "website_unreachable", appealable: true })
+    expect(mine[3].json.data.changed).toEqual(["appeal"])
   })
 })

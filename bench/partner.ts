@@ -15,8 +15,9 @@
  *   2. approve each in the console: N moves, each with its `service.approved` in the feed;
  *   3. read the feed from the start in pages, and from a cursor in the middle;
  *   4. time one `GET /v1/partner/applications?q=` over the N (where served);
- *   5. print the query plans (EXPLAIN ANALYZE) of the feed's statement and the list's, to show both are
- *      index-backed.
+ *   5. print the query plans (EXPLAIN ANALYZE) of the feed's, the list's and the log's statements: as planned
+ *      without statistics (a fresh PGlite store: PGlite runs no autovacuum) and after ANALYZE (what PostgreSQL's
+ *      autovacuum keeps).
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, Option } from "effect"
@@ -226,36 +227,48 @@ const run = async (store: "pglite" | "postgres") => {
            AND xid < snap.xmin AND created_at >= ${since}
            AND (NULL::text IS NULL OR event = ANY (string_to_array(NULL::text, ',')))
          ORDER BY xid, seq LIMIT ${pageSize}) f ON true`
-    log(
-      `\n  plan: the feed's first page (adapters/sql/partner-feed.ts)\n${await explain(
-        platform,
-        feedStatement("0", 0),
-      )}`,
-    )
-    if (middle !== undefined) {
-      const [tx, seq] = JSON.parse(Buffer.from(middle.split(".")[0], "base64url").toString())[2]
-      log(`\n  plan: a page from the middle\n${await explain(platform, feedStatement(tx, seq))}`)
+    const plans = async (when: string) => {
+      log(
+        `\n  plan (${when}): the feed's first page (adapters/sql/partner-feed.ts)\n${await explain(
+          platform,
+          feedStatement("0", 0),
+        )}`,
+      )
+      if (middle !== undefined) {
+        const [tx, seq] = JSON.parse(Buffer.from(middle.split(".")[0], "base64url").toString())[2]
+        log(`\n  plan (${when}): a page from the middle\n${await explain(platform, feedStatement(tx, seq))}`)
+      }
+      log(
+        `\n  plan (${when}): the partner's list with q (adapters/sql/partner.ts' statement)\n${await explain(
+          platform,
+          `SELECT a.id FROM applications a LEFT JOIN verify_settings s ON s.application_id = a.id
+           WHERE a.account_id = '${account.id}' AND a.status <> 'archived'
+             AND (strpos(lower(a.name COLLATE "C"), 'merchant-9999') > 0
+               OR strpos(lower(coalesce(a.external_id, '') COLLATE "C"), 'merchant-9999') > 0
+               OR a.id::text = 'merchant-9999')
+           ORDER BY a.created_at DESC, a.id DESC LIMIT 21`,
+        )}`,
+      )
+      log(
+        `\n  plan (${when}): a client's verification log (adapters/sql/partner-feed.ts)\n${await explain(
+          platform,
+          `SELECT id FROM verifications WHERE application_id = '${ids[0]}' AND created_at >= ${since}
+             AND (created_at, id) < (${Number.MAX_SAFE_INTEGER}::bigint, '00000000-0000-0000-0000-000000000000'::uuid)
+             AND (NULL::text IS NULL OR status = NULL::text)
+           ORDER BY created_at DESC, id DESC LIMIT 21`,
+        )}`,
+      )
     }
-    log(
-      `\n  plan: the partner's list with q (adapters/sql/partner.ts' statement)\n${await explain(
-        platform,
-        `SELECT a.id FROM applications a LEFT JOIN verify_settings s ON s.application_id = a.id
-         WHERE a.account_id = '${account.id}' AND a.status <> 'archived'
-           AND (strpos(lower(a.name COLLATE "C"), 'merchant-9999') > 0
-             OR strpos(lower(coalesce(a.external_id, '') COLLATE "C"), 'merchant-9999') > 0
-             OR a.id::text = 'merchant-9999')
-         ORDER BY a.created_at DESC, a.id DESC LIMIT 21`,
-      )}`,
+    // As the planner sees the tables now (PGlite runs no autovacuum: no statistics until ANALYZE), then with
+    // statistics, as PostgreSQL's autovacuum keeps them.
+    await plans("no statistics")
+    await platform.runtime.runPromise(
+      Effect.flatMap(
+        SqlClient.SqlClient as any,
+        (sql: any) => sql.unsafe("ANALYZE partner_feed, applications, verifications"),
+      ) as Effect.Effect<unknown>,
     )
-    log(
-      `\n  plan: a client's verification log (adapters/sql/partner-feed.ts)\n${await explain(
-        platform,
-        `SELECT id FROM verifications WHERE application_id = '${ids[0]}' AND created_at >= ${since}
-           AND (created_at, id) < (${Number.MAX_SAFE_INTEGER}::bigint, '00000000-0000-0000-0000-000000000000'::uuid)
-           AND (NULL::text IS NULL OR status = NULL::text)
-         ORDER BY created_at DESC, id DESC LIMIT 21`,
-      )}`,
-    )
+    await plans("after ANALYZE")
   } finally {
     await close(server)
     await platform.dispose()

@@ -11,7 +11,8 @@ import {
 } from "../../ports/store/verify.ts"
 import { client, first, json, num, numOrNull, type Row, toJson } from "./rows.ts"
 
-export const verificationColumns = `id, application_id, account_id, "to", channel, reference, client_ip, mode, status, attempts,
+export const verificationColumns =
+  `id, application_id, account_id, "to", channel, reference, client_ip, mode, status, attempts,
   max_attempts, resends, code_hash, expires_at, verified_at, created_at, updated_at`
 
 export const toVerification = (row: Row): Verification => ({

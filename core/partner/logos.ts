@@ -113,7 +113,8 @@ export const serveLogo = (name: string, ifNoneMatch: string | undefined) =>
       "cache-control": "public, max-age=31536000, immutable",
     }
     const matches = ifNoneMatch !== undefined &&
-      ifNoneMatch.split(",").some((t) => t.trim() === etag || t.trim() === "*")
+      // If-None-Match compares weakly (RFC 9110 13.1.2): `W/"…"` names the same bytes.
+      ifNoneMatch.split(",").some((t) => t.trim().replace(/^W\//, "") === etag || t.trim() === "*")
     return Option.some<ApiAnswer>(
       matches ? { status: 304, body: new Uint8Array(0), headers } : { status: 200, body: found.value.bytes, headers },
     )

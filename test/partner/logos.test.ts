@@ -132,6 +132,8 @@ describe('DECISIONS 13: "logo_url … needs no key" — served with its Content-
     expect(cached.status).toBe(304)
     expect(cached.headers.get("etag")).toBe(`"${sha256(bytes)}"`)
     expect((await cached.arrayBuffer()).byteLength).toBe(0)
+    const weak = await fetch(s.baseUrl + path, { headers: { "if-none-match": `"x", W/"${sha256(bytes)}"` } })
+    expect(weak.status).toBe(304)
     const stale = await fetch(s.baseUrl + path, { headers: { "if-none-match": '"other"' } })
     expect(stale.status).toBe(200)
   })

@@ -12,6 +12,7 @@
  *   disable; resume   active; suspended → suspended; active           suspended; resumed (already so: no move)
  *   archive; restore  not archived; archived → archived; the state before   archived; restored
  *   guard pause; unpause  paused false; true → flipped                paused; unpaused (already so: no move)
+ *   edit (external_id, settings, unchanged brand values)               no move in every state, never refused
  *
  * Brand changes on `suspended` or `archived`, and every other move from a state the table does not name,
  * are `409 invalid_state`. A move that changes nothing fires nothing.

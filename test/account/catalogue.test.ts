@@ -23,7 +23,9 @@ describe("DECISIONS 10: GET /v1/operations lists the account operations, input_s
     expect(res.body.next_cursor).toBeNull()
     const rows = res.body.data as Array<Record<string, any>>
     const names = rows.map((r) => r.name)
-    for (const name of ["operations.list", "approvals.show", "applications.applications.list", "applications.unpause"]) {
+    for (
+      const name of ["operations.list", "approvals.show", "applications.applications.list", "applications.unpause"]
+    ) {
       expect(names).toContain(name)
     }
     expect(names).not.toContain("operations.call")

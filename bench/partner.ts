@@ -77,13 +77,26 @@ const pool = async (n: number, concurrency: number, label: string, task: (i: num
   }))
 }
 
-const explain = (platform: Platform, statement: string): Promise<string> =>
+/**
+ * The plan of `statement`. `settings` are set for it alone (`SET LOCAL` in a transaction of its own): the feed's
+ * statement runs inside `partner_feed_page`, whose own settings turn bitmap scans, sequential scans and sorts off
+ * (migrations/partner-feed/0002), and a function's plan does not show in its caller's EXPLAIN.
+ */
+const explain = (platform: Platform, statement: string, settings: ReadonlyArray<string> = []): Promise<string> =>
   platform.runtime.runPromise(
-    Effect.flatMap(SqlClient.SqlClient as any, (sql: any) => sql.unsafe(`EXPLAIN (ANALYZE, COSTS OFF) ${statement}`))
-      .pipe(
+    Effect.flatMap(SqlClient.SqlClient as any, (sql: any) =>
+      sql.withTransaction(
+        Effect.zipRight(
+          Effect.forEach(settings, (s) => sql.unsafe(`SET LOCAL ${s}`)),
+          sql.unsafe(`EXPLAIN (ANALYZE, COSTS OFF) ${statement}`),
+        ),
+      )).pipe(
         Effect.map((rows: any) => rows.map((r: any) => `      ${r["QUERY PLAN"]}`).join("\n")),
       ) as Effect.Effect<string>,
   )
+
+/** `partner_feed_page`'s own settings (migrations/partner-feed/0002). */
+const feedSettings = ["enable_bitmapscan = off", "enable_seqscan = off", "enable_sort = off"]
 
 const run = async (store: "pglite" | "postgres") => {
   log(`\n== ${store} ==`)
@@ -218,6 +231,7 @@ const run = async (store: "pglite" | "postgres") => {
 
     // 5. Query plans.
     const since = Date.now() - 30 * 86_400_000
+    // partner_feed_page's statement (migrations/partner-feed/0002), with this account and position.
     const feedStatement = (afterTx: string, afterSeq: number) =>
       `WITH snap AS MATERIALIZED (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin)
        SELECT snap.xmin::text AS xmin, f.seq, f.xid::text AS xid, f.event_id, f.event, f.data, f.created_at
@@ -229,14 +243,21 @@ const run = async (store: "pglite" | "postgres") => {
          ORDER BY xid, seq LIMIT ${pageSize}) f ON true`
     const plans = async (when: string) => {
       log(
-        `\n  plan (${when}): the feed's first page (adapters/sql/partner-feed.ts)\n${await explain(
+        `\n  plan (${when}): the feed's first page (partner_feed_page)\n${await explain(
           platform,
           feedStatement("0", 0),
+          feedSettings,
         )}`,
       )
       if (middle !== undefined) {
         const [tx, seq] = JSON.parse(Buffer.from(middle.split(".")[0], "base64url").toString())[2]
-        log(`\n  plan (${when}): a page from the middle\n${await explain(platform, feedStatement(tx, seq))}`)
+        log(
+          `\n  plan (${when}): a page from the middle\n${await explain(
+            platform,
+            feedStatement(tx, seq),
+            feedSettings,
+          )}`,
+        )
       }
       log(
         `\n  plan (${when}): the partner's list with q (adapters/sql/partner.ts' statement)\n${await explain(

@@ -15,6 +15,7 @@ import { dueAfterLease } from "../jobs.ts"
 import { PartnerFeedRepoMemory, VerificationLogRepoMemory } from "../memory/partner-feed.ts"
 import { product } from "../product.ts"
 import { migration as partnerFeed } from "../sql/migrations/partner-feed/0001_partner_feed.ts"
+import { migration as feedPageFunction } from "../sql/migrations/partner-feed/0002_feed_page_function.ts"
 import { PartnerFeedRepoSql, VerificationLogRepoSql } from "../sql/partner-feed.ts"
 
 const RetentionJob = "partner-feed.retention"
@@ -45,7 +46,7 @@ export const partnerFeedProduct = product({
   name: "partner-feed",
   memory: Layer.mergeAll(PartnerFeedRepoMemory, VerificationLogRepoMemory),
   sql: Layer.mergeAll(PartnerFeedRepoSql, VerificationLogRepoSql),
-  migrations: [partnerFeed],
+  migrations: [partnerFeed, feedPageFunction],
   services: () => Layer.mergeAll(PartnerFeed.Default, VerificationLog.Default, PartnerServices.Default),
   operations: partnerFeedOperations,
   jobs: retention,

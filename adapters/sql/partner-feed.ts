@@ -9,7 +9,8 @@
  * later one can sort before them. An entry of a transaction that committed while an older transaction was
  * still running waits for that one to end; when a short page leaves such entries behind, the read waits a
  * little (up to about a second) for them, so a move shows in the feed as soon as it answered (DECISIONS 16)
- * unless some transaction of the database stays open longer than that.
+ * unless some transaction of the database stays open longer than that. The page's statement is the function
+ * `partner_feed_page` (migrations/partner-feed/0002), which walks the index in order whatever the statistics.
  */
 import { Effect, Layer, Option } from "effect"
 import type { EventId } from "../../core/shared/brands.ts"
@@ -43,15 +44,11 @@ export const PartnerFeedRepoSql = Layer.effect(
           const after = query.after ?? { tx: "0", seq: 0 }
           const types = query.types === null ? null : query.types.join(",")
           for (let attempt = 0;; attempt++) {
-            const rows = yield* sql`WITH snap AS MATERIALIZED (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin)
-              SELECT snap.xmin::text AS xmin, f.seq, f.xid::text AS xid, f.event_id, f.event, f.data, f.created_at
-              FROM snap LEFT JOIN LATERAL (
-                SELECT seq, xid, event_id, event, data, created_at FROM partner_feed
-                WHERE account_id = ${query.accountId} AND (xid, seq) > (${after.tx}::xid8, ${after.seq}::bigint)
-                  AND xid < snap.xmin AND created_at >= ${query.since}
-                  AND (${types}::text IS NULL OR event = ANY (string_to_array(${types}::text, ',')))
-                ORDER BY xid, seq LIMIT ${query.limit}
-              ) f ON true`
+            // migrations/partner-feed/0002: the statement below the snapshot's xmin, walked in index order.
+            const rows = yield* sql`SELECT snapshot_xmin::text AS xmin, seq, xid::text AS xid, event_id, event, data,
+                created_at
+              FROM partner_feed_page(${query.accountId}::uuid, ${after.tx}::xid8, ${after.seq}::bigint,
+                ${query.since}::bigint, string_to_array(${types}::text, ','), ${query.limit}::integer)`
             const xmin = String(rows[0].xmin)
             const entries = rows.filter((r) => r.seq !== null).map(toEntry)
             const page: FeedPage = { entries, settled: { tx: xmin, seq: 0 } }

@@ -11,14 +11,24 @@ import { accountWithToken } from "./support.ts"
 describe("the wallet's rows in GET /v1/operations, and call by name (DECISIONS 10, 16)", () => {
   const s = useServer()
 
-  it("three rows: path, roles owner and admin, a sentence of output, idempotent false for the two creates", async () => {
+  it("four rows: path, roles owner and admin, a sentence of output, idempotent false for the two creates", async () => {
     const { token } = await accountWithToken(s)
     const res = await s.call("GET", "/v1/operations", { key: token })
     expect(res.status).toBe(200)
     const rows: Record<string, any> = Object.fromEntries(
       (res.body.data as Array<any>).filter((r) => r.name.startsWith("wallet.")).map((r) => [r.name, r]),
     )
-    expect(Object.keys(rows).sort()).toEqual(["wallet.proformas.create", "wallet.show", "wallet.topups.link"])
+    expect(Object.keys(rows).sort()).toEqual([
+      "wallet.proformas.create",
+      "wallet.proformas.pdf",
+      "wallet.show",
+      "wallet.topups.link",
+    ])
+    expect(rows["wallet.proformas.pdf"]).toMatchObject({
+      method: "GET",
+      path: "/v1/account/wallet/proformas/{id}/pdf",
+      idempotent: true,
+    })
     expect(rows["wallet.show"]).toMatchObject({ method: "GET", path: "/v1/account/wallet", idempotent: true })
     expect(rows["wallet.topups.link"]).toMatchObject({
       method: "POST",

@@ -164,7 +164,8 @@ export const walletContract = (it: It, options: ContractOptions) => {
       assert.deepStrictEqual(yield* repo.getForUpdate(p.id), Option.some({ ...p, status: "paid", paidAt: 1_500 }))
     }))
 
-  it.effect.runIf(options.concurrentTransactions)(
+  // On every store: the memory store and PGlite serialize transactions, PostgreSQL runs them side by side.
+  it.effect(
     "proformas: 50 concurrent transactions each take a number: 1 to 50, no gap, no repeat",
     () =>
       Effect.gen(function* () {

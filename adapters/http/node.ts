@@ -58,14 +58,16 @@ const write = (res: ServerResponse, answer: PlainResponse) => {
 export const nodeHandler = (dispatch: Dispatch, options: NodeHandlerOptions = {}) => {
   const prefix = options.prefix
   const answer = (req: IncomingMessage, res: ServerResponse, body: Uint8Array | string) => {
+    // Read once: Bun's node:http builds the list anew at each read.
+    const raw = req.rawHeaders
     const answered = dispatch({
       method: req.method ?? "GET",
       url: stripPrefix(prefix, req.url ?? "/"),
       // From the raw list: the same fields whatever server options the app's server was made with.
-      headers: rawHeaderLookup(req.rawHeaders),
+      headers: rawHeaderLookup(raw),
       body,
       ip: req.socket.remoteAddress,
-      headerBytes: rawHeaderBytes(req.rawHeaders),
+      headerBytes: rawHeaderBytes(raw),
     })
     // Most answers are ready at once: written without a promise.
     if (answered instanceof Promise) answered.then((a) => write(res, a))

@@ -4,7 +4,7 @@
  */
 import { Effect, Either, Schema } from "effect"
 import { Lists } from "../limits.ts"
-import { decodeWith } from "../pipeline/decode.ts"
+import { decodeQueryWith } from "../pipeline/decode.ts"
 import type { Parameter, RawInput } from "../pipeline/operation.ts"
 import type { Cursors, Position } from "../pipeline/cursor.ts"
 import type { InvalidRequest } from "../pipeline/errors.ts"
@@ -43,10 +43,10 @@ export const ListQuery = Schema.Struct({
 export const PageOf = <A, I>(item: Schema.Schema<A, I>) =>
   Schema.Struct({ data: Schema.Array(item), next_cursor: Schema.NullOr(Schema.String) })
 
-/** Decodes an operation's query string with its Schema (unknown parameters: 400 `unknown`). */
+/** Decodes an operation's query string with its Schema (core/pipeline/decode.ts `decodeQueryWith`). */
 export const decodeQuery = <A, I>(schema: Schema.Schema<A, I>) => {
-  const decode = decodeWith(schema)
-  return (raw: RawInput) => decode(Object.fromEntries(raw.query))
+  const decode = decodeQueryWith(schema)
+  return (raw: RawInput) => decode(raw.query)
 }
 
 /** `limit` and `cursor` as a list operation declares them (the query string carries text). */

@@ -40,6 +40,29 @@ const decision = (r: RawInput) =>
 const PolicyBody = Schema.Struct({ operations: Schema.Array(Schema.String) })
 const decodePolicy = decodeWith(PolicyBody)
 
+/** The console's decisions on a pending approval: `approve` and `deny`. */
+const decisionOperation = <const Verb extends "approve" | "deny">(
+  verb: Verb,
+  status: "approved" | "denied",
+  summary: string,
+) =>
+  operation({
+    name: `console.approvals.${verb}`,
+    summary,
+    method: "POST",
+    path: `/console/v1/approvals/{id}/${verb}`,
+    caller: consoleCaller,
+    answer: consoleDone,
+    parameters: [approvalParameter],
+    body: DecisionBody,
+    decode: decision,
+    output: ApprovalOutput,
+    errors: [NotFound, InvalidState],
+    idempotent: false,
+    service: Approvals,
+    run: (a, _, d: { id: string; note: string | null }) => a.decide(d.id, status, d.note),
+  })
+
 export const approvalOperations = [
   operation({
     name: "approvals.show",
@@ -58,38 +81,12 @@ export const approvalOperations = [
     service: Approvals,
     run: (a, p, id: string) => a.show(p.account.id, id),
   }),
-  operation({
-    name: "console.approvals.approve",
-    summary: "Approves a pending approval: the same request sent again runs once.",
-    method: "POST",
-    path: "/console/v1/approvals/{id}/approve",
-    caller: consoleCaller,
-    answer: consoleDone,
-    parameters: [approvalParameter],
-    body: DecisionBody,
-    decode: decision,
-    output: ApprovalOutput,
-    errors: [NotFound, InvalidState],
-    idempotent: false,
-    service: Approvals,
-    run: (a, _, d: { id: string; note: string | null }) => a.decide(d.id, "approved", d.note),
-  }),
-  operation({
-    name: "console.approvals.deny",
-    summary: "Denies a pending approval: the request answers 403 approval_denied until the approval expires.",
-    method: "POST",
-    path: "/console/v1/approvals/{id}/deny",
-    caller: consoleCaller,
-    answer: consoleDone,
-    parameters: [approvalParameter],
-    body: DecisionBody,
-    decode: decision,
-    output: ApprovalOutput,
-    errors: [NotFound, InvalidState],
-    idempotent: false,
-    service: Approvals,
-    run: (a, _, d: { id: string; note: string | null }) => a.decide(d.id, "denied", d.note),
-  }),
+  decisionOperation("approve", "approved", "Approves a pending approval: the same request sent again runs once."),
+  decisionOperation(
+    "deny",
+    "denied",
+    "Denies a pending approval: the request answers 403 approval_denied until the approval expires.",
+  ),
   operation({
     name: "console.approval_policy.set",
     summary: "The account operations that need an approval on this account (default: applications.unpause, " +

@@ -5,7 +5,7 @@
 import { Effect, Either, Schema } from "effect"
 import { Limit } from "../accounts/lists.ts"
 import { Lists } from "../limits.ts"
-import { decodeWith } from "../pipeline/decode.ts"
+import { decodeQueryWith } from "../pipeline/decode.ts"
 import { InvalidRequest, ServiceNotFound } from "../pipeline/errors.ts"
 import { type AnyOperation, operation, type Parameter } from "../pipeline/operation.ts"
 import { SaudiMobileFromString } from "../shared/phone.ts"
@@ -17,20 +17,6 @@ import { partnerServices } from "./services.ts"
 import { VerificationLog } from "./verification-log.ts"
 
 const partner = { _tag: "Partner" } as const
-
-/** A query parameter given twice is `invalid` (as the account API's lists). */
-const once = (query: URLSearchParams): InvalidRequest | undefined => {
-  const seen = new Set<string>()
-  const repeated = new Set<string>()
-  for (const name of query.keys()) (seen.has(name) ? repeated : seen).add(name)
-  if (repeated.size === 0) return undefined
-  const names = [...repeated]
-  return new InvalidRequest({
-    message: `\`${names[0]}\` is given more than once.`,
-    fields: Object.fromEntries(names.map((n) => [n, "is given more than once"])),
-    errors: Object.fromEntries(names.map((n) => [n, "invalid"])),
-  })
-}
 
 const LimitText = Schema.String.pipe(Schema.pattern(/^\d+$/)).annotations({
   description: `An integer from 1 to ${Lists.maxLimit} (default ${Lists.defaultLimit})`,
@@ -62,7 +48,7 @@ const FeedQuery = Schema.Struct({
   limit: Schema.optional(Limit()),
   types: Schema.optional(Types),
 })
-const decodeFeedQuery = decodeWith(FeedQuery)
+const decodeFeedQuery = decodeQueryWith(FeedQuery)
 
 const FeedEntry = Schema.Struct({
   id: Schema.String.annotations({ description: "The `webhook-id` of the event's delivery to the account" }),
@@ -102,7 +88,7 @@ const LogQuery = Schema.Struct({
   limit: Schema.optional(Limit()),
   cursor: Schema.optional(Cursor),
 })
-const decodeLogQuery = decodeWith(LogQuery)
+const decodeLogQuery = decodeQueryWith(LogQuery)
 
 const VerificationEntry = Schema.Struct({
   id: Schema.UUID,
@@ -169,9 +155,7 @@ export const partnerFeedOperations = [
     ],
     body: undefined,
     decode: ({ query }) => {
-      const repeated = once(query)
-      if (repeated !== undefined) return Either.left(repeated)
-      return Either.map(decodeFeedQuery(Object.fromEntries(query)), (q) => ({
+      return Either.map(decodeFeedQuery(query), (q) => ({
         cursor: q.cursor,
         limit: q.limit,
         types: q.types === undefined ? undefined : splitTypes(q.types),
@@ -203,9 +187,7 @@ export const partnerFeedOperations = [
     ],
     body: undefined,
     decode: ({ params, query }) => {
-      const repeated = once(query)
-      if (repeated !== undefined) return Either.left(repeated)
-      return Either.map(decodeLogQuery(Object.fromEntries(query)), (q) => ({
+      return Either.map(decodeLogQuery(query), (q) => ({
         ...q,
         id: params.id,
         since: q.since === undefined ? undefined : Date.parse(q.since),

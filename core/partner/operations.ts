@@ -6,7 +6,7 @@
 import { Effect, Either, Option, Schema } from "effect"
 import { InvalidRequest, InvalidState, NotAppealable, NotFound, notFound, ServiceNotFound } from "../errors.ts"
 import { Lists, PartnerLimits, VerifyLimits } from "../limits.ts"
-import { decodeWith, ErrorCode } from "../pipeline/decode.ts"
+import { decodeQueryWith, decodeWith, ErrorCode } from "../pipeline/decode.ts"
 import { type AnyOperation, operation, type Parameter, type RawInput } from "../pipeline/operation.ts"
 import { codePointLength, isStorableText } from "../shared/text.ts"
 import { ExternalIdTaken } from "./application-errors.ts"
@@ -135,7 +135,7 @@ const decodeNone = decodeWith(NoBody)
 const decodeAppeal = decodeWith(AppealBody)
 const decodeLogo = decodeWith(LogoBody)
 const decodeBulk = decodeWith(BulkBody)
-const decodeList = decodeWith(ListQuery)
+const decodeList = decodeQueryWith(ListQuery)
 
 const idParameter: Parameter = {
   name: "id",
@@ -207,20 +207,6 @@ const duplicates = (ids: ReadonlyArray<string>): InvalidRequest | undefined => {
   })
 }
 
-/** A query parameter given more than once is `invalid` (as on the usage read): which one was meant is unknown. */
-const repeatedParameters = (query: URLSearchParams): InvalidRequest | undefined => {
-  const seen = new Set<string>()
-  const repeated = new Set<string>()
-  for (const name of query.keys()) (seen.has(name) ? repeated : seen).add(name)
-  if (repeated.size === 0) return undefined
-  const names = [...repeated]
-  return new InvalidRequest({
-    message: `\`${names[0]}\` is given more than once.`,
-    fields: Object.fromEntries(names.map((n) => [n, "is given more than once"])),
-    errors: Object.fromEntries(names.map((n) => [n, "invalid"])),
-  })
-}
-
 const Record = PartnerApplication
 const base = "/v1/partner/applications"
 
@@ -264,12 +250,7 @@ export const applicationOperations = [
       query("cursor", "A `next_cursor` as answered"),
     ],
     body: undefined,
-    decode: (r: RawInput) => {
-      const repeated = repeatedParameters(r.query)
-      return repeated !== undefined
-        ? Either.left(repeated)
-        : Either.map(decodeList(Object.fromEntries(r.query)), (q) => ({ ...q, baseUrl: r.baseUrl }))
-    },
+    decode: (r: RawInput) => Either.map(decodeList(r.query), (q) => ({ ...q, baseUrl: r.baseUrl })),
     output: Schema.Struct({ data: Schema.Array(Record), next_cursor: Schema.NullOr(Schema.String) }),
     errors: [InvalidRequest],
     idempotent: false,

@@ -107,3 +107,22 @@ const refusal = (fields: Record<string, string>, errors: Record<string, string>)
     errors,
   })
 }
+
+/**
+ * A query string decoded by its Schema: each parameter once (one given twice is `invalid`: which one was meant
+ * is unknown), then the Schema (an unknown parameter is `unknown`).
+ */
+export const decodeQueryWith = <A, I>(schema: Schema.Schema<A, I>) => {
+  const decode = decodeWith(schema)
+  return (query: URLSearchParams): Either.Either<A, InvalidRequest> => {
+    const seen = new Set<string>()
+    const repeated = new Set<string>()
+    for (const name of query.keys()) (seen.has(name) ? repeated : seen).add(name)
+    if (repeated.size === 0) return decode(Object.fromEntries(query))
+    const names = [...repeated]
+    return Either.left(refusal(
+      Object.fromEntries(names.map((n) => [n, "is given more than once"])),
+      Object.fromEntries(names.map((n) => [n, "invalid"])),
+    ))
+  }
+}

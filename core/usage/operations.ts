@@ -3,7 +3,7 @@ import { Either, Schema } from "effect"
 import { everyRole } from "../accounts/callers.ts"
 import { Limit as ListLimit } from "../accounts/lists.ts"
 import { Lists, Prices } from "../limits.ts"
-import { decodeWith, ErrorCode } from "../pipeline/decode.ts"
+import { decodeQueryWith, ErrorCode } from "../pipeline/decode.ts"
 import { InvalidRequest } from "../pipeline/errors.ts"
 import { type AnyOperation, operation, type Parameter } from "../pipeline/operation.ts"
 import { codePointLength, isStorableText } from "../shared/text.ts"
@@ -50,25 +50,8 @@ const parameter = (
   description: string,
 ): Parameter => ({ name, in: "query", description, schema, required: false })
 
-const decodeUsageQuery = decodeWith(UsageQuery)
-
 /** Step 4: each parameter once (a repeated one is `invalid`), then the Schema (unknown ones are `unknown`). */
-const decode = ({ query }: { query: URLSearchParams }): Either.Either<UsageInput, InvalidRequest> => {
-  const seen = new Set<string>()
-  const repeated = new Set<string>()
-  for (const name of query.keys()) (seen.has(name) ? repeated : seen).add(name)
-  if (repeated.size > 0) {
-    const names = [...repeated]
-    return Either.left(
-      new InvalidRequest({
-        message: `\`${names[0]}\` is given more than once.`,
-        fields: Object.fromEntries(names.map((n) => [n, "is given more than once"])),
-        errors: Object.fromEntries(names.map((n) => [n, "invalid"])),
-      }),
-    )
-  }
-  return decodeUsageQuery(Object.fromEntries(query))
-}
+const decodeUsageQuery = decodeQueryWith(UsageQuery)
 
 const Halalas = Schema.Int.pipe(Schema.nonNegative())
 const Count = Schema.Int.pipe(Schema.nonNegative())
@@ -123,7 +106,7 @@ export const usageOperations = [
       parameter("cursor", Cursor, "The `next_cursor` of the previous page"),
     ],
     body: undefined,
-    decode,
+    decode: ({ query }): Either.Either<UsageInput, InvalidRequest> => decodeUsageQuery(query),
     output: UsageOutput,
     returns: "One page of client usage: each application's codes sent, codes verified and cost (money absent for " +
       "agents), busiest first, with next_cursor, the totals of every row, the price per code and the period.",

@@ -2,10 +2,8 @@
  * Roles and approvals of the account API (DECISIONS 10, 11, 14, 16), over HTTP. `applications.unpause` is
  * in every account's default policy, so it is the operation these tests ask approvals for.
  */
-import { Option } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { createSchema, dropSchema, withSearchPath } from "../support/pg.ts"
-import { setupApplication, startServer, type TestServer, useServer } from "../support/server.ts"
+import { describe, expect, it } from "vitest"
+import { setupApplication, type TestServer, usePostgresServer, useServer } from "../support/server.ts"
 
 const s = useServer()
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
@@ -290,16 +288,7 @@ describe("DECISIONS 11: concurrent resends of one approved request run the opera
 
   const databaseUrl = process.env.DATABASE_URL
   describe.runIf(databaseUrl !== undefined)("on PostgreSQL (DATABASE_URL)", () => {
-    let pg: TestServer
-    const schema = `approvals_${Date.now()}_${Math.floor(Math.random() * 1e6)}`
-    beforeAll(async () => {
-      await createSchema(databaseUrl!, schema)
-      pg = await startServer({ store: "sql", databaseUrl: Option.some(withSearchPath(databaseUrl!, schema)) })
-    }, 60_000)
-    afterAll(async () => {
-      await pg?.close()
-      await dropSchema(databaseUrl!, schema)
-    })
+    const pg = usePostgresServer(databaseUrl!)
     it("10 at once, one runs", concurrentResends(() => pg), 30_000)
   })
 })

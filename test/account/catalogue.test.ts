@@ -94,7 +94,7 @@ describe("DECISIONS 10: a cursor is a next_cursor as answered; a forged or anoth
     expect(audit.status).toBe(400)
   })
 
-  it("limit outside 1-100 or an unknown query parameter: 400 with the field's code", async () => {
+  it("limit outside 1-100, a parameter given twice or an unknown one: 400 with the field's code", async () => {
     const { token } = await setup()
     for (const q of ["limit=0", "limit=101", "limit=x"]) {
       const res = await s.call("GET", `/v1/applications?${q}`, { key: token })
@@ -103,6 +103,9 @@ describe("DECISIONS 10: a cursor is a next_cursor as answered; a forged or anoth
     }
     const unknown = await s.call("GET", "/v1/applications?colour=red", { key: token })
     expect(unknown.body.errors).toEqual({ colour: "unknown" })
+    const twice = await s.call("GET", "/v1/applications?limit=1&limit=2", { key: token })
+    expect(twice.status).toBe(400)
+    expect(twice.body.errors).toEqual({ limit: "invalid" })
   })
 })
 

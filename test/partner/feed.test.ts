@@ -4,9 +4,7 @@
  */
 import { Option } from "effect"
 import { describe, expect, it } from "vitest"
-import { createSchema, dropSchema, withSearchPath } from "../support/pg.ts"
-import { forSuite } from "../support/suite.ts"
-import { startServer, type TestServer, useServer } from "../support/server.ts"
+import { type TestServer, usePostgresServer, useServer } from "../support/server.ts"
 import { advance, clientApplication, feed, partnerAccount, readAll, verifyOnce } from "./support.ts"
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
@@ -254,17 +252,6 @@ describe("PGlite", () => {
 
 const databaseUrl = process.env.DATABASE_URL
 describe.runIf(databaseUrl !== undefined)("PostgreSQL (DATABASE_URL)", () => {
-  const pg = forSuite(async () => {
-    const schema = `partner_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`
-    await createSchema(databaseUrl!, schema)
-    const server = await startServer({ store: "sql", databaseUrl: Option.some(withSearchPath(databaseUrl!, schema)) })
-    return {
-      ...server,
-      close: async () => {
-        await server.close()
-        await dropSchema(databaseUrl!, schema)
-      },
-    }
-  })
+  const pg = usePostgresServer(databaseUrl!)
   feedRules("on PostgreSQL", () => pg)
 })

@@ -4,9 +4,7 @@
  */
 import { Option } from "effect"
 import { describe, expect, it } from "vitest"
-import { createSchema, dropSchema, withSearchPath } from "../support/pg.ts"
-import { forSuite } from "../support/suite.ts"
-import { latestCode, startServer, type TestServer, useServer } from "../support/server.ts"
+import { latestCode, type TestServer, usePostgresServer, useServer } from "../support/server.ts"
 import { advance, clientApplication, partnerAccount, type PartnerSetup } from "./support.ts"
 
 const DAY = 86_400_000
@@ -211,17 +209,6 @@ describe("PGlite", () => {
 
 const databaseUrl = process.env.DATABASE_URL
 describe.runIf(databaseUrl !== undefined)("PostgreSQL (DATABASE_URL)", () => {
-  const pg = forSuite(async () => {
-    const schema = `partner_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`
-    await createSchema(databaseUrl!, schema)
-    const server = await startServer({ store: "sql", databaseUrl: Option.some(withSearchPath(databaseUrl!, schema)) })
-    return {
-      ...server,
-      close: async () => {
-        await server.close()
-        await dropSchema(databaseUrl!, schema)
-      },
-    }
-  })
+  const pg = usePostgresServer(databaseUrl!)
   logRules("on PostgreSQL", () => pg)
 })

@@ -2,12 +2,13 @@
  * Test harness: the whole platform in this process behind a real node:http socket.
  * Defaults: memory store, simulators, simulated clock, no background loop, the demo account.
  */
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { type Settings, settingsFromEnv } from "../../adapters/config.ts"
 import { makePlatform, type Platform, type PlatformOptions } from "../../adapters/platform.ts"
 import { close, listen, nodeServer } from "../../adapters/http/node.ts"
 import { type Call, type ConsoleCall, consoleCaller, jsonCall } from "./net.ts"
 import { forSuite } from "./suite.ts"
+import { createSchema, dropSchema, withSearchPath } from "./pg.ts"
 
 export interface TestServer {
   readonly baseUrl: string
@@ -83,3 +84,25 @@ export const latestCode = async (s: TestServer, to: string): Promise<string> => 
   const text: string = res.body.data[0].text
   return /\b\d{4,8}\b/.exec(text)![0]
 }
+
+/**
+ * The server of the enclosing suite on PostgreSQL (`databaseUrl`), in a schema of its own dropped when the
+ * suite ends.
+ */
+export const usePostgresServer = (databaseUrl: string, overrides: Partial<Settings> = {}): TestServer =>
+  forSuite(async () => {
+    const schema = `t_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`
+    await createSchema(databaseUrl, schema)
+    const server = await startServer({
+      ...overrides,
+      store: "sql",
+      databaseUrl: Option.some(withSearchPath(databaseUrl, schema)),
+    })
+    return {
+      ...server,
+      close: async () => {
+        await server.close()
+        await dropSchema(databaseUrl, schema)
+      },
+    }
+  })

@@ -7,7 +7,10 @@ import {
   VerifySendsRepo,
   VerifySettingsRepo,
 } from "../../ports/store/verify.ts"
+import { minuteOf } from "../../core/verify/guard.ts"
 import { addTo, deleteIn, memoryTables, pushUnder, removeAt, setIn, violation } from "./db.ts"
+import { accountTables } from "./accounts.ts"
+import { appendEvents, outboxTables } from "./outbox.ts"
 
 export const verifyTables = () => ({
   verifications: new Map<string, Verification>(),
@@ -18,9 +21,14 @@ export const verifyTables = () => ({
 
 type Tables = ReturnType<typeof verifyTables>
 
+/** The mutable state a transition compares before it writes (as the SQL adapter's compare-and-set). */
+const sameState = (a: Verification, b: Verification) =>
+  a.status === b.status && a.attempts === b.attempts && a.resends === b.resends && a.codeHash === b.codeHash &&
+  a.expiresAt === b.expiresAt
+
 export const VerificationsRepoMemory = Layer.effect(
   VerificationsRepo,
-  Effect.map(memoryTables(verifyTables), (db) => {
+  Effect.map(memoryTables(verifyTables, outboxTables), (db) => {
     const get = (id: string) => db.read((t) => Option.fromNullable(t.verifications.get(id)))
     return {
       insert: (v) =>
@@ -33,6 +41,15 @@ export const VerificationsRepoMemory = Layer.effect(
       update: (v) =>
         db.write((t, record) => {
           if (t.verifications.has(v.id)) setIn(t.verifications, v.id, v, record)
+        }),
+      // The guard's credit is derived from the sends here (`guardStats`), so it needs no table.
+      transition: (before, next, events) =>
+        db.write((t, record) => {
+          const current = t.verifications.get(before.id)
+          if (current === undefined || !sameState(current, before)) return false
+          appendEvents(t, events, record)
+          setIn(t.verifications, before.id, next, record)
+          return true
         }),
       delete: (id) => db.write((t, record) => deleteIn(t.verifications, id, record)),
       // Transactions are serialized here, so nothing is ever locked by another one.
@@ -68,41 +85,72 @@ const countSends = (t: Tables, applicationId: string, since: number, keep: (s: V
   return n
 }
 
+/**
+ * The memory store derives every count from its sends (transactions are serialized here, so nothing needs
+ * the SQL store's per-destination rows and counters); the figures are the same.
+ */
+const guardStats = (t: Tables, applicationId: string, epoch: number, since: number) => {
+  let sends = 0
+  let verified = 0
+  for (const s of t.sendsByApplication.get(applicationId) ?? []) {
+    if (s.sentAt < epoch || minuteOf(s.sentAt) < since) continue
+    sends++
+    if (t.verifications.get(s.verificationId)?.status === "verified") verified++
+  }
+  return { sends, verified }
+}
+
 export const VerifySendsRepoMemory = Layer.effect(
   VerifySendsRepo,
-  Effect.map(memoryTables(verifyTables), (db) => ({
-    insert: (send) => db.write((t, record) => pushUnder(t.sendsByApplication, send.applicationId, send, record)),
-    // The latest matching send goes, as in the SQL adapter (highest id).
-    delete: (verificationId, sentAt) =>
+  Effect.map(memoryTables(verifyTables, accountTables), (db) => ({
+    claimCaps: (c) =>
+      db.read((t) => {
+        const saved = t.verifySettings.get(c.applicationId)
+        const settings = saved ?? c.defaults
+        const application = t.applications.get(c.applicationId)
+        return {
+          paused: application?.paused ?? false,
+          unpausedAt: (application?.unpausedAt ?? null) as Millis | null,
+          settings: Option.fromNullable(saved),
+          destination: countSends(t, c.applicationId, c.since, (s) => s.to === c.to) <
+            settings.hourly_cap_per_destination,
+          clientIp: c.clientIp === null ||
+            countSends(t, c.applicationId, c.since, (s) => s.clientIp === c.clientIp) < settings.max_per_ip_per_hour,
+        }
+      }),
+    record: (r) =>
       db.write((t, record) => {
-        const applicationId = t.verifications.get(verificationId)?.applicationId
-        const lists = applicationId === undefined
-          ? t.sendsByApplication.values()
-          : [t.sendsByApplication.get(applicationId) ?? []]
-        for (const sends of lists) {
-          for (let i = sends.length - 1; i >= 0; i--) {
-            if (sends[i].verificationId === verificationId && sends[i].sentAt === sentAt) {
-              return removeAt(sends, i, record)
-            }
+        const v = r.verification.value
+        if (r.verification._tag === "Insert") {
+          if (t.verifications.has(v.id)) violation(`duplicate verification ${v.id}`)
+          setIn(t.verifications, v.id, v, record)
+        } else if (t.verifications.has(v.id)) setIn(t.verifications, v.id, v, record)
+        let spendAdmitted = true
+        if (r.spend !== null) {
+          let spent = 0
+          for (const s of t.sendsByApplication.get(v.applicationId) ?? []) {
+            if (s.sentAt >= r.spend.dayStart) spent += s.priceHalalas
+          }
+          spendAdmitted = r.spend.capHalalas === null || spent + r.send.priceHalalas <= r.spend.capHalalas
+        }
+        pushUnder(t.sendsByApplication, r.send.applicationId, r.send, record)
+        return {
+          spendAdmitted,
+          guard: r.guardSince === null ? null : guardStats(t, v.applicationId, r.guard.epoch, r.guardSince),
+        }
+      }),
+    // The latest matching send goes, as in the SQL adapter (highest id).
+    withdraw: (send) =>
+      db.write((t, record) => {
+        const sends = t.sendsByApplication.get(send.applicationId) ?? []
+        for (let i = sends.length - 1; i >= 0; i--) {
+          if (sends[i].verificationId === send.verificationId && sends[i].sentAt === send.sentAt) {
+            return removeAt(sends, i, record)
           }
         }
       }),
-    countToDestination: (applicationId, to, since) =>
-      db.read((t) => countSends(t, applicationId, since, (s) => s.to === to)),
-    countFromIp: (applicationId, clientIp, since) =>
-      db.read((t) => countSends(t, applicationId, since, (s) => s.clientIp === clientIp)),
-    spendSince: (applicationId, since) =>
-      db.read((t) => {
-        let spent = 0
-        for (const s of t.sendsByApplication.get(applicationId) ?? []) if (s.sentAt >= since) spent += s.priceHalalas
-        return spent
-      }),
-    guardStats: (applicationId, since) =>
-      db.read((t) => ({
-        sends: countSends(t, applicationId, since, () => true),
-        verified: countSends(t, applicationId, since, (s) =>
-          t.verifications.get(s.verificationId)?.status === "verified"),
-      })),
+    guardStats: (applicationId, epoch, since) => db.read((t) => guardStats(t, applicationId, epoch, since)),
+    insert: (send) => db.write((t, record) => pushUnder(t.sendsByApplication, send.applicationId, send, record)),
   })),
 )
 

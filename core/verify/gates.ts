@@ -3,9 +3,20 @@
  * sandbox_unsupported_channel, sandbox_unverified_destination, sandbox_quota_exceeded,
  * rate_limited, ip_rate_limited, spend_cap_reached, application_paused.
  * Balance (step 6) and the send (step 7) follow in the use case.
+ *
+ * All of it runs inside the send's transaction, and a refusal rolls the transaction back, so a gate may
+ * count the send before a later gate refuses it: what is judged is the order the refusals are answered in.
+ * Nothing here locks the application: the sends to one destination (and from one client IP) serialize on
+ * that destination's row, the day's spend on one conditional upsert (docs/decisions.md, "Verify: the send path").
  */
-import { Effect } from "effect"
-import { SandboxDestinationsRepo, VerificationsRepo, VerifySendsRepo } from "../../ports/store/verify.ts"
+import { Effect, Option } from "effect"
+import {
+  type GuardStats,
+  SandboxDestinationsRepo,
+  type SendRecord,
+  VerificationsRepo,
+  VerifySendsRepo,
+} from "../../ports/store/verify.ts"
 import type { Application } from "../accounts/model.ts"
 import {
   ApplicationPaused,
@@ -17,44 +28,49 @@ import {
 } from "../errors.ts"
 import { VerifyLimits } from "../limits.ts"
 import type { Millis, SaudiMobile } from "../shared/brands.ts"
-import { riyadhDayStart } from "../shared/riyadh.ts"
 import type { VerifySettings } from "./model.ts"
+import { defaultSettings } from "./settings.ts"
 
-export interface SendContext {
-  readonly application: Application
-  readonly to: SaudiMobile
-  readonly clientIp: string | null
-  readonly priceHalalas: number
-  readonly settings: VerifySettings
-  readonly now: Millis
-}
-
-/** Sandbox gates of a sandbox `start` (resends are neither counted nor refused by them). */
-export const sandboxGates = (ctx: SendContext) =>
+/** Sandbox gates of a sandbox `start` (resends are neither counted nor refused by them); the application is locked. */
+export const sandboxGates = (application: Application, to: SaudiMobile) =>
   Effect.gen(function* () {
     // sandbox_unsupported_channel: SMS carries the [TEST] stamp; reserved for a future channel.
-    if (!(yield* (yield* SandboxDestinationsRepo).has(ctx.application.accountId, ctx.to))) {
+    if (!(yield* (yield* SandboxDestinationsRepo).has(application.accountId, to))) {
       return yield* new SandboxUnverifiedDestination({})
     }
-    const starts = yield* (yield* VerificationsRepo).countSandboxStarts(ctx.application.id)
+    const starts = yield* (yield* VerificationsRepo).countSandboxStarts(application.id)
     if (starts >= VerifyLimits.sandboxLifetimeStarts) return yield* new SandboxQuotaExceeded({})
   })
 
-/** The caps and the pause, shared by `start` and `resend`. */
-export const sendGates = (ctx: SendContext) =>
+/** rate_limited and ip_rate_limited: claims the send in the destination's and the client IP's rolling hour. */
+export const claimCaps = (application: Application, to: SaudiMobile, clientIp: string | null, now: Millis) =>
   Effect.gen(function* () {
-    const sends = yield* VerifySendsRepo
-    const since = ctx.now - VerifyLimits.capWindowMs
-    const toDestination = yield* sends.countToDestination(ctx.application.id, ctx.to, since)
-    if (toDestination >= ctx.settings.hourly_cap_per_destination) return yield* new RateLimited({})
-    if (ctx.clientIp !== null) {
-      const fromIp = yield* sends.countFromIp(ctx.application.id, ctx.clientIp, since)
-      if (fromIp >= ctx.settings.max_per_ip_per_hour) return yield* new IpRateLimited({})
+    const claimed = yield* (yield* VerifySendsRepo).claimCaps({
+      applicationId: application.id,
+      to,
+      clientIp,
+      now,
+      since: (now - VerifyLimits.capWindowMs) as Millis,
+      defaults: defaultSettings,
+    })
+    if (!claimed.destination) return yield* new RateLimited({})
+    if (!claimed.clientIp) return yield* new IpRateLimited({})
+    return {
+      settings: Option.getOrElse(claimed.settings, () => defaultSettings),
+      // Judged as it is now: the guard may have paused it (or an unpause begun a new epoch) since.
+      application: { ...application, paused: claimed.paused, unpausedAt: claimed.unpausedAt },
     }
-    const cap = ctx.settings.daily_spend_cap_halalas
-    if (cap !== null && ctx.priceHalalas > 0) {
-      const spent = yield* sends.spendSince(ctx.application.id, riyadhDayStart(ctx.now))
-      if (spent + ctx.priceHalalas > cap) return yield* new SpendCapReached({})
-    }
-    if (ctx.application.paused) return yield* new ApplicationPaused({})
+  })
+
+/** Records the send, then spend_cap_reached and application_paused; answers the guard's count when it is to judge. */
+export const recordSend = (
+  application: Application,
+  settings: VerifySettings,
+  record: SendRecord,
+): Effect.Effect<GuardStats | null, SpendCapReached | ApplicationPaused, VerifySendsRepo> =>
+  Effect.gen(function* () {
+    const recorded = yield* (yield* VerifySendsRepo).record(record)
+    if (!recorded.spendAdmitted) return yield* new SpendCapReached({})
+    if (application.paused) return yield* new ApplicationPaused({})
+    return settings.guard.enabled ? recorded.guard : null
   })

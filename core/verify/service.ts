@@ -1,10 +1,16 @@
 /** Verify's use cases: each loads, decides with the state machine, and persists state and events in one transaction. */
 import { Clock, Effect, Either, Option } from "effect"
+import type { OutboxEvent } from "../../ports/store/outbox.ts"
 import { SmsGateway } from "../../ports/sms.ts"
 import { ApplicationsRepo } from "../../ports/store/accounts.ts"
-import { OutboxRepo } from "../../ports/store/outbox.ts"
 import { Transactor } from "../../ports/store/transactor.ts"
-import { VerificationsRepo, VerifySendsRepo, VerifySettingsRepo } from "../../ports/store/verify.ts"
+import {
+  type GuardStats,
+  type SendRecord,
+  VerificationsRepo,
+  VerifySendsRepo,
+  VerifySettingsRepo,
+} from "../../ports/store/verify.ts"
 import { Secrets } from "../../ports/secrets.ts"
 import type { Application } from "../accounts/model.ts"
 import { notFound, SendFailed } from "../errors.ts"
@@ -12,14 +18,15 @@ import { Prices, VerifyLimits } from "../limits.ts"
 import type { KeyPrincipal } from "../pipeline/authenticate.ts"
 import type { EventId, Millis, VerificationId } from "../shared/brands.ts"
 import { halalas, isUuid } from "../shared/brands.ts"
+import { riyadhDayStart } from "../shared/riyadh.ts"
 import { isSandboxMode } from "../shared/key-mode.ts"
 import type { Charged } from "../../ports/store/wallet.ts"
 import { afterCharge, afterChargeDue, charge, type ChargeRequest, refund } from "../wallet/charge.ts"
-import { tripGuard } from "./guard.ts"
-import { decide, type Decision, hasExpired, type VerificationEvent } from "./machine.ts"
-import type { Verification, VerifySettings } from "./model.ts"
+import { guardSince, guardSlot, guardWouldTrip, tripGuard, verifiedCredit } from "./guard.ts"
+import { type Command, decide, type Decision, hasExpired, type VerificationEvent } from "./machine.ts"
+import type { Verification, VerifySend, VerifySettings } from "./model.ts"
 import type { CheckInput, StartInput } from "./requests.ts"
-import { sandboxGates, type SendContext, sendGates } from "./gates.ts"
+import { claimCaps, recordSend, sandboxGates } from "./gates.ts"
 import { defaultSettings } from "./settings.ts"
 import { verificationJson } from "./wire.ts"
 import { untracedStacks } from "../shared/tracing.ts"
@@ -37,7 +44,6 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
     const verifications = yield* VerificationsRepo
     const sends = yield* VerifySendsRepo
     const settingsRepo = yield* VerifySettingsRepo
-    const outbox = yield* OutboxRepo
     const secrets = yield* Secrets
     const sms = yield* SmsGateway
     /** The platform's clock, held for the hot read (the other use cases read `Clock` as they run). */
@@ -48,10 +54,16 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
 
     const codeHash = (id: string, code: string) => secrets.hash(`verify:${id}:${code}`)
 
-    const emit = (v: Verification, names: ReadonlyArray<VerificationEvent>, externalId: string | null, now: Millis) =>
-      names.length === 0 ? Effect.void : Effect.flatMap(
-        Effect.forEach(names, (event) =>
-          Effect.map(secrets.uuid, (id) => ({
+    const eventsOf = (
+      v: Verification,
+      names: ReadonlyArray<VerificationEvent>,
+      externalId: string | null,
+      now: Millis,
+    ) =>
+      names.length === 0
+        ? Effect.succeed<ReadonlyArray<OutboxEvent>>([])
+        : Effect.forEach(names, (event) =>
+          Effect.map(secrets.uuid, (id): OutboxEvent => ({
             id: id as EventId,
             event,
             data: verificationJson(v),
@@ -59,38 +71,51 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
             accountId: v.accountId,
             externalId,
             createdAt: now,
-          }))),
-        outbox.append,
+          })))
+
+    /**
+     * Persists a decision taken on `before`: the new state and its events in one statement, only if the row
+     * still holds `before` (false: another request moved it first). A decision that changes nothing writes nothing.
+     */
+    const persist = (application: Application, before: Verification, d: Decision, now: Millis) =>
+      d.next === before && d.events.length === 0 ? Effect.succeed(true) : Effect.flatMap(
+        eventsOf(d.next, d.events, application.externalId, now),
+        (events) =>
+          verifications.transition(
+            before,
+            d.next,
+            events,
+            d.next.status === "verified" && before.status !== "verified" ? verifiedCredit(application, d.next) : null,
+          ),
       )
 
-    /** Persists a decision: the new state and its events, in the caller's transaction. */
-    const persist = (before: Verification, d: Decision, externalId: string | null, now: Millis) =>
-      Effect.gen(function* () {
-        if (d.next !== before) yield* verifications.update(d.next)
-        yield* emit(d.next, d.events, externalId, now)
-      })
-
-    /** Loads a verification of the caller's application, locked; another application's is `not_found`. */
-    const lockOwn = (p: KeyPrincipal, id: string) =>
+    /** Loads a verification of the caller's application; another application's is `not_found`. */
+    const loadOwn = (p: KeyPrincipal, id: string, lock: boolean) =>
       Effect.gen(function* () {
         if (!isUuid(id)) return yield* notFound
-        const found = yield* verifications.getForUpdate(id as VerificationId)
+        const found = yield* (lock ? verifications.getForUpdate : verifications.get)(id as VerificationId)
         if (Option.isNone(found) || found.value.applicationId !== p.application.id) return yield* notFound
         return found.value
       })
 
-    /** Applies one command in a transaction; a refusal is answered after the transaction commits. */
-    const run = (p: KeyPrincipal, id: string, command: Parameters<typeof decide>[1]) =>
+    /**
+     * Applies one command without a transaction: read, decide, then a compare-and-set of the decision
+     * (check, cancel, a read that finds expiry). When another request moved the verification in between,
+     * it decides again on what that request left. A refusal is answered once the decision is stored.
+     */
+    const apply = (p: KeyPrincipal, id: string, command: (v: Verification) => Command) =>
       Effect.gen(function* () {
-        const d = yield* tx.withTransaction(Effect.gen(function* () {
-          const v = yield* lockOwn(p, id)
+        for (let attempt = 0;; attempt++) {
+          const v = yield* loadOwn(p, id, false)
           const now = yield* Clock.currentTimeMillis
-          const d = decide(v, command, now)
-          yield* persist(v, d, p.application.externalId, now)
-          return d
-        }))
-        if (d.refusal) return yield* d.refusal
-        return verificationJson(d.next)
+          const d = decide(v, command(v), now)
+          if (yield* persist(p.application, v, d, now)) {
+            if (d.refusal) return yield* d.refusal
+            return verificationJson(d.next)
+          }
+          // Each lost race means another request moved the verification on; it has few states to pass through.
+          if (attempt === 100) return yield* Effect.dieMessage(`Verify: verification ${id} keeps moving`)
+        }
       })
 
     const chargeOf = (p: KeyPrincipal, price: number, reference: string, at: Millis): ChargeRequest => ({
@@ -101,107 +126,134 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
       at,
     })
 
-    /** Steps 5 and 6, inside the caller's transaction; answers the charge (the balance after it; null: free). */
-    const admitSend = (p: KeyPrincipal, ctx: SendContext, verificationId: VerificationId, sandboxStart: boolean) =>
-      Effect.gen(function* () {
-        if (sandboxStart) yield* sandboxGates(ctx)
-        yield* sendGates(ctx)
-        return ctx.priceHalalas > 0 ? yield* charge(chargeOf(p, ctx.priceHalalas, verificationId, ctx.now)) : null
-      })
+    const priceFor = (p: KeyPrincipal) => (isSandboxMode(p.mode) ? 0 : Prices.verifySmsHalalas)
 
-    const recordSend = (ctx: SendContext, verificationId: VerificationId) =>
-      sends.insert({
-        verificationId,
-        applicationId: ctx.application.id,
-        to: ctx.to,
-        clientIp: ctx.clientIp,
-        priceHalalas: halalas(ctx.priceHalalas),
-        sentAt: ctx.now,
-      })
-
-    const lockApplication = (p: KeyPrincipal) =>
-      Effect.map(apps.getForUpdate(p.application.id), Option.getOrElse(() => p.application))
-
-    /** What the gates judge a send by, with the application locked for the transaction. */
-    const lockForSend = (
+    /**
+     * Steps 5 and 6 of a send whose caps were claimed, in the caller's transaction: records it (its
+     * verification inserted or updated), then spend_cap_reached, application_paused, and the charge. Answers
+     * the guard's count (when it is to judge) and the balance after the charge (null: free).
+     */
+    const admit = (
       p: KeyPrincipal,
-      send: Pick<SendContext, "to" | "clientIp" | "priceHalalas" | "settings" | "now">,
-    ): Effect.Effect<SendContext> => Effect.map(lockApplication(p), (application) => ({ application, ...send }))
+      application: Application,
+      settings: VerifySettings,
+      verification: SendRecord["verification"],
+      send: VerifySend,
+    ) =>
+      Effect.gen(function* () {
+        const guard = yield* recordSend(application, settings, {
+          send,
+          verification,
+          spend: send.priceHalalas > 0
+            ? { dayStart: riyadhDayStart(send.sentAt) as Millis, capHalalas: settings.daily_spend_cap_halalas }
+            : null,
+          guard: guardSlot(application, send.sentAt),
+          guardSince: settings.guard.enabled && !application.paused ? guardSince(send.sentAt) : null,
+        })
+        const balanceAfter = send.priceHalalas > 0
+          ? yield* charge(chargeOf(p, send.priceHalalas, send.verificationId, send.sentAt))
+          : null
+        return { guard, balanceAfter }
+      })
+
+    /** Takes back a send the network refused: counted toward no cap, spend or guard, and refunded. */
+    const withdraw = (p: KeyPrincipal, application: Application, send: VerifySend) =>
+      Effect.gen(function* () {
+        yield* sends.withdraw(send, {
+          dayStart: riyadhDayStart(send.sentAt) as Millis,
+          guard: guardSlot(application, send.sentAt),
+        })
+        if (send.priceHalalas > 0) {
+          yield* refund(chargeOf(p, send.priceHalalas, send.verificationId, yield* Clock.currentTimeMillis))
+        }
+      })
 
     /**
      * What follows a send the network accepted: the protection guard, `balance.low` and the auto top-up. A
      * refused send is rolled back as if never attempted, so it must neither pause the application, fire an
-     * alert nor top up.
+     * alert nor top up. The guard's count came back with the send's record: only a count that trips it
+     * takes the application's lock (and reads the count again under it).
      */
     const afterSend = (
       p: KeyPrincipal,
-      ctx: SendContext,
-      verificationId: VerificationId,
+      application: Application,
+      settings: VerifySettings,
+      send: VerifySend,
+      guard: GuardStats | null,
       balanceAfter: Charged | null,
     ) => {
-      const request = chargeOf(p, ctx.priceHalalas, verificationId, ctx.now)
+      const request = chargeOf(p, send.priceHalalas, send.verificationId, send.sentAt)
       const due = balanceAfter !== null && afterChargeDue(request, balanceAfter)
-      // Most sends have nothing to do here: skip the transaction then (it is on the hot path).
-      const guard = ctx.settings.guard.enabled
-        ? tx.withTransaction(Effect.flatMap(lockApplication(p), (app) => tripGuard(app, ctx.settings, ctx.now)))
+      const pause = guardWouldTrip(application, settings, guard)
+        ? tx.withTransaction(
+          Effect.flatMap(
+            apps.getForUpdate(application.id),
+            (app) => tripGuard(Option.getOrElse(app, () => application), settings, send.sentAt),
+          ),
+        )
         : Effect.void
-      return due ? Effect.zipRight(guard, Effect.asVoid(afterCharge(request, balanceAfter!))) : guard
+      return due ? Effect.zipRight(pause, Effect.asVoid(afterCharge(request, balanceAfter!))) : pause
     }
 
-    const priceFor = (p: KeyPrincipal) => (isSandboxMode(p.mode) ? 0 : Prices.verifySmsHalalas)
+    const sendOf = (v: Verification, price: number, at: Millis): VerifySend => ({
+      verificationId: v.id,
+      applicationId: v.applicationId,
+      to: v.to,
+      clientIp: v.clientIp,
+      priceHalalas: halalas(price),
+      sentAt: at,
+    })
 
     const start = Effect.fn("Verify.start", untracedStacks)(function* (p: KeyPrincipal, input: StartInput) {
-      const settings = yield* settingsOf(p.application)
       const id = (yield* secrets.uuid) as VerificationId
-      const code = yield* secrets.randomDigits(settings.code_length)
       const price = priceFor(p)
       const sandbox = isSandboxMode(p.mode)
-      const { balanceAfter, ctx, v } = yield* tx.withTransaction(Effect.gen(function* () {
-        const now = yield* Clock.currentTimeMillis
-        const ctx = yield* lockForSend(p, {
-          to: input.to,
-          clientIp: input.clientIp,
-          priceHalalas: price,
-          settings,
-          now,
-        })
-        const balanceAfter = yield* admitSend(p, ctx, id, sandbox)
-        const v: Verification = {
-          id,
-          applicationId: ctx.application.id,
-          accountId: ctx.application.accountId,
-          to: input.to,
-          channel: "sms",
-          reference: input.reference,
-          clientIp: input.clientIp,
-          mode: p.mode,
-          status: "pending",
-          attempts: 0,
-          maxAttempts: settings.max_attempts,
-          resends: 0,
-          codeHash: codeHash(id, code),
-          expiresAt: now + settings.code_lifetime_minutes * 60_000,
-          verifiedAt: null,
-          createdAt: now,
-          updatedAt: now,
-        }
-        yield* verifications.insert(v)
-        yield* recordSend(ctx, id)
-        return { balanceAfter, ctx, v }
-      }))
+      const { application, balanceAfter, code, guard, send, settings, v } = yield* tx.withTransaction(
+        Effect.gen(function* () {
+          const now = yield* Clock.currentTimeMillis
+          let application = p.application
+          if (sandbox) {
+            // The lifetime quota is counted under the application's lock (sandbox starts only).
+            application = Option.getOrElse(yield* apps.getForUpdate(p.application.id), () => application)
+            yield* sandboxGates(application, input.to)
+          }
+          const claimed = yield* claimCaps(application, input.to, input.clientIp, now)
+          const settings = claimed.settings
+          application = claimed.application
+          const code = yield* secrets.randomDigits(settings.code_length)
+          const v: Verification = {
+            id,
+            applicationId: application.id,
+            accountId: application.accountId,
+            to: input.to,
+            channel: "sms",
+            reference: input.reference,
+            clientIp: input.clientIp,
+            mode: p.mode,
+            status: "pending",
+            attempts: 0,
+            maxAttempts: settings.max_attempts,
+            resends: 0,
+            codeHash: codeHash(id, code),
+            expiresAt: now + settings.code_lifetime_minutes * 60_000,
+            verifiedAt: null,
+            createdAt: now,
+            updatedAt: now,
+          }
+          const send = sendOf(v, price, now)
+          const { balanceAfter, guard } = yield* admit(p, application, settings, { _tag: "Insert", value: v }, send)
+          return { application, balanceAfter, code, guard, send, settings, v }
+        }),
+      )
       yield* sms.send({ to: v.to, text: smsText(code, sandbox) }).pipe(
         Effect.catchTag("SmsRefused", (refused) =>
           Effect.zipRight(
             // Rolled back as if never attempted: refunded, counted toward no cap, nothing left to check.
-            tx.withTransaction(Effect.gen(function* () {
-              yield* verifications.delete(id)
-              yield* sends.delete(id, ctx.now)
-              if (price > 0) yield* refund(chargeOf(p, price, id, yield* Clock.currentTimeMillis))
-            })),
+            tx.withTransaction(Effect.zipRight(verifications.delete(id), withdraw(p, application, send))),
             new SendFailed({ provider_code: refused.providerCode, message: refused.message }),
           )),
       )
-      yield* afterSend(p, ctx, id, balanceAfter)
+      yield* afterSend(p, application, settings, send, guard, balanceAfter)
       return verificationJson(v)
     })
 
@@ -210,7 +262,7 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
       const code = yield* secrets.randomDigits(settings.code_length)
       const price = priceFor(p)
       const outcome = yield* tx.withTransaction(Effect.gen(function* () {
-        const before = yield* lockOwn(p, id)
+        const before = yield* loadOwn(p, id, true)
         const now = yield* Clock.currentTimeMillis
         const d = decide(before, {
           _tag: "Resend",
@@ -218,23 +270,22 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
           lifetimeMs: settings.code_lifetime_minutes * 60_000,
         }, now)
         if (d.refusal) {
-          yield* persist(before, d, p.application.externalId, now)
+          yield* persist(p.application, before, d, now)
           return Either.left(d.refusal)
         }
-        const ctx = yield* lockForSend(p, {
-          to: before.to,
-          clientIp: before.clientIp,
-          priceHalalas: price,
-          settings,
-          now,
-        })
-        const balanceAfter = yield* admitSend(p, ctx, before.id, false)
-        yield* verifications.update(d.next)
-        yield* recordSend(ctx, before.id)
-        return Either.right({ balanceAfter, before, next: d.next, ctx })
+        const claimed = yield* claimCaps(p.application, before.to, before.clientIp, now)
+        const send = sendOf(d.next, price, now)
+        const { balanceAfter, guard } = yield* admit(
+          p,
+          claimed.application,
+          claimed.settings,
+          { _tag: "Update", value: d.next },
+          send,
+        )
+        return Either.right({ ...claimed, balanceAfter, before, guard, next: d.next, send })
       }))
       if (Either.isLeft(outcome)) return yield* outcome.left
-      const { balanceAfter, before, ctx, next } = outcome.right
+      const { application, balanceAfter, before, guard, next, send, settings: claimedSettings } = outcome.right
       yield* sms.send({ to: next.to, text: smsText(code, isSandboxMode(p.mode)) }).pipe(
         Effect.catchTag("SmsRefused", (refused) =>
           Effect.zipRight(
@@ -248,24 +299,21 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
                   expiresAt: before.expiresAt,
                 })
               }
-              yield* sends.delete(next.id, ctx.now)
-              if (price > 0) yield* refund(chargeOf(p, price, next.id, yield* Clock.currentTimeMillis))
+              yield* withdraw(p, application, send)
             })),
             new SendFailed({ provider_code: refused.providerCode, message: refused.message }),
           )),
       )
-      yield* afterSend(p, ctx, next.id, balanceAfter)
+      yield* afterSend(p, application, claimedSettings, send, guard, balanceAfter)
       return verificationJson(next)
     })
 
-    const check = Effect.fn("Verify.check", untracedStacks)(function* (p: KeyPrincipal, input: CheckInput) {
-      return yield* tx.withTransaction(Effect.gen(function* () {
-        const v = yield* lockOwn(p, input.id)
-        const now = yield* Clock.currentTimeMillis
-        const matches = secrets.equal(codeHash(v.id, input.code), v.codeHash) && v.status === "pending"
-        const d = decide(v, { _tag: "Check", matches }, now)
-        yield* persist(v, d, p.application.externalId, now)
-        return verificationJson(d.next)
+    const check = Effect.fn("Verify.check", untracedStacks)((p: KeyPrincipal, input: CheckInput) => {
+      // The code's hash depends only on the id and the code: computed once, compared with each read.
+      const hash = isUuid(input.id) ? codeHash(input.id, input.code) : ""
+      return apply(p, input.id, (v) => ({
+        _tag: "Check",
+        matches: secrets.equal(hash, v.codeHash) && v.status === "pending",
       }))
     })
 
@@ -279,13 +327,13 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
         if (Option.isNone(found) || found.value.applicationId !== p.application.id) return Effect.fail(notFound)
         const v = found.value
         return hasExpired(v, clock.unsafeCurrentTimeMillis())
-          ? run(p, id, { _tag: "Read" })
+          ? apply(p, id, () => ({ _tag: "Read" }))
           : Effect.succeed(verificationJson(v))
       })
     }
 
     const cancel = Effect.fn("Verify.cancel", untracedStacks)((p: KeyPrincipal, id: string) =>
-      run(p, id, { _tag: "Cancel" })
+      apply(p, id, () => ({ _tag: "Cancel" }))
     )
 
     /**
@@ -296,21 +344,27 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
       function* (claim: (name: string, now: Millis, next: Millis) => Effect.Effect<boolean>) {
         const now = yield* Clock.currentTimeMillis
         if (!(yield* claim(SweepJob, now, now + VerifyLimits.sweepIntervalMs))) return 0
-        const externalIds = new Map<string, string | null>()
-        const externalIdOf = (v: Verification) =>
-          externalIds.has(v.applicationId)
-            ? Effect.succeed(externalIds.get(v.applicationId) ?? null)
+        const applications = new Map<string, Application | null>()
+        const applicationOf = (v: Verification) =>
+          applications.has(v.applicationId)
+            ? Effect.succeed(applications.get(v.applicationId) ?? null)
             : Effect.map(apps.get(v.applicationId), (a) => {
-              const e = Option.match(a, { onNone: () => null, onSome: (x) => x.externalId })
-              externalIds.set(v.applicationId, e)
-              return e
+              const found = Option.getOrNull(a)
+              applications.set(v.applicationId, found)
+              return found
             })
         const batch = 200
         let total = 0
         for (;;) {
           const n = yield* tx.withTransaction(Effect.gen(function* () {
             const due = yield* verifications.lockExpirable(now - VerifyLimits.sweepGraceMs, batch)
-            for (const v of due) yield* persist(v, decide(v, { _tag: "Sweep" }, now), yield* externalIdOf(v), now)
+            for (const v of due) {
+              const application = yield* applicationOf(v)
+              const d = decide(v, { _tag: "Sweep" }, now)
+              // The row is locked: the compare-and-set holds. An application gone leaves no external id to add.
+              if (application !== null) yield* persist(application, v, d, now)
+              else yield* persist({ id: v.applicationId, externalId: null } as Application, v, d, now)
+            }
             return due.length
           }))
           total += n

@@ -1,6 +1,7 @@
 import { Context, type Effect, type Option } from "effect"
 import type { AccountId, ApplicationId, Millis, SaudiMobile, VerificationId } from "../../core/shared/brands.ts"
 import type { Verification, VerifySend, VerifySettings } from "../../core/verify/model.ts"
+import type { OutboxEvent } from "./outbox.ts"
 
 export class VerificationsRepo extends Context.Tag("ports/VerificationsRepo")<VerificationsRepo, {
   readonly insert: (v: Verification) => Effect.Effect<void>
@@ -8,6 +9,17 @@ export class VerificationsRepo extends Context.Tag("ports/VerificationsRepo")<Ve
   /** Takes the row lock until the transaction ends. */
   readonly getForUpdate: (id: VerificationId) => Effect.Effect<Option.Option<Verification>>
   readonly update: (v: Verification) => Effect.Effect<void>
+  /**
+   * Moves `before` to `next` and appends its events, in one statement and only if the row still holds
+   * `before`'s state (compare-and-set on status, attempts, resends, code hash and expiry): false when
+   * another request moved it first (the caller reads it again). `verified` credits the guard's count.
+   */
+  readonly transition: (
+    before: Verification,
+    next: Verification,
+    events: ReadonlyArray<OutboxEvent>,
+    verified: GuardCredit | null,
+  ) => Effect.Effect<boolean>
   readonly delete: (id: VerificationId) => Effect.Effect<void>
   /**
    * Locks up to `limit` pending verifications whose `expires_at` is at or before `before`,
@@ -25,15 +37,78 @@ export interface GuardStats {
   readonly verified: number
 }
 
+/** Where the guard counts a send or a verified code: the application's epoch (its `unpausedAt`, 0 before any) and minute. */
+export interface GuardSlot {
+  readonly applicationId: ApplicationId
+  readonly epoch: Millis
+  readonly minute: Millis
+}
+
+/** Verified sends credited to the guard's count (a verification's start and resends). */
+export interface GuardCredit extends GuardSlot {
+  readonly count: number
+}
+
+/** What the rolling caps of a send are claimed with (start and resend), before anything else is written. */
+export interface CapsClaim {
+  readonly applicationId: ApplicationId
+  readonly to: SaudiMobile
+  readonly clientIp: string | null
+  readonly now: Millis
+  /** The rolling hour begins here. */
+  readonly since: Millis
+  /** The settings of an application that saved none. */
+  readonly defaults: VerifySettings
+}
+
+export interface CapsClaimed {
+  /** The application's saved settings (none: the defaults apply). */
+  readonly settings: Option.Option<VerifySettings>
+  /** The send fits under the destination's hourly cap and is counted there; the destination stays locked. */
+  readonly destination: boolean
+  /** The same for the client IP (true when none was given). */
+  readonly clientIp: boolean
+  /** The application's pause and its last unpause, as they are now (the guard may have paused it since the request began). */
+  readonly paused: boolean
+  readonly unpausedAt: Millis | null
+}
+
+/** A send that passed the rolling caps: its row, its verification, the day's spend and the guard's count. */
+export interface SendRecord {
+  readonly send: VerifySend
+  /** A start inserts its verification; a resend (holding the row) updates it. */
+  readonly verification: { readonly _tag: "Insert" | "Update"; readonly value: Verification }
+  /** A priced send adds its price to the Riyadh day starting at `dayStart`, admitted only up to `capHalalas`. */
+  readonly spend: { readonly dayStart: Millis; readonly capHalalas: number | null } | null
+  readonly guard: GuardSlot
+  /** When set, the guard's rolling count from this minute on is read back (this send included). */
+  readonly guardSince: Millis | null
+}
+
+export interface SendRecorded {
+  /** False: the day's spend plus this price would pass the cap (nothing may be kept: the caller rolls back). */
+  readonly spendAdmitted: boolean
+  readonly guard: GuardStats | null
+}
+
 export class VerifySendsRepo extends Context.Tag("ports/VerifySendsRepo")<VerifySendsRepo, {
+  /**
+   * Step 5's caps in one round trip: reads the settings, counts the send against the destination's and
+   * the client IP's rolling hour. Each destination (and IP) is one row, locked until the transaction ends:
+   * sends to one destination are serialized, sends to others are not. A refused claim must be rolled back.
+   */
+  readonly claimCaps: (claim: CapsClaim) => Effect.Effect<CapsClaimed>
+  /** Records a send whose caps were claimed: one round trip, in the caller's transaction. */
+  readonly record: (record: SendRecord) => Effect.Effect<SendRecorded>
+  /** Takes back a recorded send the network refused: it counts toward no cap, spend or guard. */
+  readonly withdraw: (
+    send: VerifySend,
+    slots: { readonly dayStart: Millis; readonly guard: GuardSlot },
+  ) => Effect.Effect<void>
+  /** The guard's rolling count of an application's epoch, from the minute `since` on. */
+  readonly guardStats: (applicationId: ApplicationId, epoch: Millis, since: Millis) => Effect.Effect<GuardStats>
+  /** The send's row alone (no counters): for seeding a store with past traffic. */
   readonly insert: (send: VerifySend) => Effect.Effect<void>
-  /** Removes one send (a refused send counts toward no cap or spend). */
-  readonly delete: (verificationId: VerificationId, sentAt: Millis) => Effect.Effect<void>
-  readonly countToDestination: (applicationId: ApplicationId, to: SaudiMobile, since: Millis) => Effect.Effect<number>
-  readonly countFromIp: (applicationId: ApplicationId, clientIp: string, since: Millis) => Effect.Effect<number>
-  readonly spendSince: (applicationId: ApplicationId, since: Millis) => Effect.Effect<number>
-  /** Sends since `since` and how many of their verifications are verified. */
-  readonly guardStats: (applicationId: ApplicationId, since: Millis) => Effect.Effect<GuardStats>
 }>() {}
 
 export class VerifySettingsRepo extends Context.Tag("ports/VerifySettingsRepo")<VerifySettingsRepo, {

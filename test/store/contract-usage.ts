@@ -2,7 +2,8 @@ import { assert } from "@effect/vitest"
 import { Effect } from "effect"
 import * as fc from "effect/FastCheck"
 import type { Application } from "../../core/accounts/model.ts"
-import type { AccountId, ApplicationId, Halalas } from "../../core/shared/brands.ts"
+import type { AccountId, ApplicationId, Halalas, Millis } from "../../core/shared/brands.ts"
+import type { Verification } from "../../core/verify/model.ts"
 import { ApplicationsRepo, VerificationsRepo, VerifySendsRepo } from "../../ports/store/mod.ts"
 import { usageNeedle, type UsageQuery, UsageRepo, type UsageRow } from "../../ports/store/usage.ts"
 import { application, type It, send, uuid, verification } from "./fixtures.ts"
@@ -14,6 +15,14 @@ const until = since + 86_400_000
  * One account's traffic around the period `[since, until)`, and another account's, written through Verify's
  * repositories as Verify writes them (a refused send is deleted with its refund).
  */
+/** Takes a send back as Verify does when the network refuses it. */
+const unsend = (v: Verification, at: number) =>
+  Effect.flatMap(VerifySendsRepo, (sends) =>
+    sends.withdraw(send(v, at), {
+      dayStart: 0 as Millis,
+      guard: { applicationId: v.applicationId, epoch: 0 as Millis, minute: 0 as Millis },
+    }))
+
 const traffic = Effect.gen(function* () {
   const apps = yield* ApplicationsRepo
   const verifications = yield* VerificationsRepo
@@ -56,8 +65,8 @@ const traffic = Effect.gen(function* () {
   yield* code(alpha, [since + 31], { mode: "partner_test", status: "verified", verifiedAt: since + 41 }, 0)
   // Refused sends (a start and its resend): deleted in the transaction that refunds them, as Verify does.
   const refused = yield* code(alpha, [since + 50, since + 60])
-  yield* sends.delete(refused.id, since + 60)
-  yield* sends.delete(refused.id, since + 50)
+  yield* unsend(refused, since + 60)
+  yield* unsend(refused, since + 50)
 
   // Beta: 3 sends too, but cheaper ones (a price that changed): after Alpha on cost.
   yield* code(beta, [since + 1, since + 2], { mode: "partner", status: "verified", verifiedAt: since + 3 }, 9)
@@ -156,7 +165,7 @@ export const usageContract = (it: It) => {
           for (const [i, s] of c.sends.entries()) {
             const at = since + s.at * hour + i
             yield* sends.insert(send(v, at, { priceHalalas: (charged ? c.price : 0) as Halalas }))
-            if (s.refused) yield* sends.delete(v.id, at)
+            if (s.refused) yield* unsend(v, at)
           }
         }
         const expected = expectedRows(apps, traffic)

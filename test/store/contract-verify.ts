@@ -1,9 +1,10 @@
 import { assert } from "@effect/vitest"
 import { Deferred, Effect, Fiber, Option } from "effect"
-import type { AccountId, SaudiMobile } from "../../core/shared/brands.ts"
+import type { AccountId, EventId, Millis, SaudiMobile } from "../../core/shared/brands.ts"
 import type { Verification } from "../../core/verify/model.ts"
 import { defaultSettings } from "../../core/verify/settings.ts"
 import {
+  OutboxRepo,
   SandboxDestinationsRepo,
   Transactor,
   VerificationsRepo,
@@ -92,39 +93,128 @@ export const verifyContract = (it: It, options: ContractOptions) => {
       assert.strictEqual(yield* repo.countSandboxStarts(uuid() as typeof app.id), 0)
     }))
 
-  it.effect("verify sends: rolling counts by destination and IP, spend, guard stats, delete one send", () =>
-    Effect.gen(function* () {
-      const verifications = yield* VerificationsRepo
-      const sends = yield* VerifySendsRepo
-      const app = application(uuid() as AccountId)
-      const other = "+966500000003" as SaudiMobile
-      const v1 = verification(app, { status: "verified" })
-      const v2 = verification(app, { to: other, clientIp: "198.51.100.1" })
-      const v3 = verification(app, { clientIp: null })
-      yield* Effect.forEach([v1, v2, v3], verifications.insert)
-      yield* Effect.forEach([
-        send(v1, 1_000),
-        send(v1, 2_000),
-        send(v2, 2_000),
-        send(v3, 3_000),
-        send(v3, 3_000),
-        send(verification(application(app.accountId)), 3_000),
-      ], sends.insert)
-      assert.strictEqual(yield* sends.countToDestination(app.id, v1.to, 0), 4)
-      assert.strictEqual(yield* sends.countToDestination(app.id, v1.to, 2_000), 3)
-      assert.strictEqual(yield* sends.countToDestination(app.id, other, 2_001), 0)
-      assert.strictEqual(yield* sends.countFromIp(app.id, "203.0.113.9", 0), 2)
-      assert.strictEqual(yield* sends.countFromIp(app.id, "198.51.100.1", 0), 1)
-      assert.strictEqual(yield* sends.spendSince(app.id, 2_000), 36)
-      assert.strictEqual(yield* sends.spendSince(uuid() as typeof app.id, 0), 0)
-      assert.deepStrictEqual(yield* sends.guardStats(app.id, 0), { sends: 5, verified: 2 })
-      assert.deepStrictEqual(yield* sends.guardStats(app.id, 1_500), { sends: 4, verified: 1 })
-      yield* sends.delete(v3.id, 3_000)
-      assert.deepStrictEqual(yield* sends.guardStats(app.id, 0), { sends: 4, verified: 2 })
-      yield* sends.delete(v3.id, 3_000)
-      yield* sends.delete(v3.id, 3_000)
-      assert.strictEqual(yield* sends.spendSince(app.id, 0), 27)
-    }))
+  it.effect(
+    "verify sends: the rolling caps count what was recorded in the last hour, per destination and client IP; " +
+      "the day's spend is admitted up to the cap; withdraw takes a send back from every count",
+    () =>
+      Effect.gen(function* () {
+        const sends = yield* VerifySendsRepo
+        const settings = yield* VerifySettingsRepo
+        const tx = yield* Transactor
+        const app = application(uuid() as AccountId)
+        yield* settings.put(app.id, { ...defaultSettings, hourly_cap_per_destination: 2, max_per_ip_per_hour: 3 })
+        const hour = 3_600_000
+        const t = 10 * hour
+        const slot = (at: number) => ({
+          applicationId: app.id,
+          epoch: 0 as Millis,
+          minute: (Math.floor(at / 60_000) * 60_000) as Millis,
+        })
+        /** One send in its own transaction, rolled back when a gate refuses it; answers which gate did. */
+        const attempt = (v: Verification, at: number, cap: number | null = null) =>
+          tx.withTransaction(Effect.gen(function* () {
+            const claimed = yield* sends.claimCaps({
+              applicationId: app.id,
+              to: v.to,
+              clientIp: v.clientIp,
+              now: at as Millis,
+              since: (at - hour) as Millis,
+              defaults: defaultSettings,
+            })
+            if (!claimed.destination) return yield* Effect.fail("rate_limited")
+            if (!claimed.clientIp) return yield* Effect.fail("ip_rate_limited")
+            assert.strictEqual(Option.getOrThrow(claimed.settings).hourly_cap_per_destination, 2)
+            const recorded = yield* sends.record({
+              send: send(v, at),
+              verification: { _tag: "Insert", value: v },
+              spend: { dayStart: 0 as Millis, capHalalas: cap },
+              guard: slot(at),
+              guardSince: (at - hour) as Millis,
+            })
+            if (!recorded.spendAdmitted) return yield* Effect.fail("spend_cap_reached")
+            return recorded.guard
+          })).pipe(Effect.flip, Effect.orElseSucceed(() => "sent"))
+        const a = "+966500000011" as SaudiMobile
+        const b = "+966500000012" as SaudiMobile
+        const c = "+966500000013" as SaudiMobile
+        const d = "+966500000014" as SaudiMobile
+        const to = (dest: SaudiMobile, clientIp: string | null = "203.0.113.9") =>
+          verification(app, { to: dest, clientIp })
+        assert.strictEqual(yield* attempt(to(a), t), "sent")
+        assert.strictEqual(yield* attempt(to(a), t + 1), "sent")
+        assert.strictEqual(yield* attempt(to(a), t + 2), "rate_limited")
+        assert.strictEqual(yield* attempt(to(b), t + 3), "sent")
+        assert.strictEqual(yield* attempt(to(c), t + 4), "ip_rate_limited")
+        // The first send leaves the rolling hour only once it is more than an hour old.
+        assert.strictEqual(yield* attempt(to(a, null), t + hour), "rate_limited")
+        assert.strictEqual(yield* attempt(to(a, null), t + hour + 1), "sent")
+        // Four priced sends (36 halalas) so far: a fifth passes a cap of 40, fits one of 45.
+        assert.strictEqual(yield* attempt(to(d, null), t + hour + 2, 40), "spend_cap_reached")
+        const last = to(d, null)
+        assert.strictEqual(yield* attempt(last, t + hour + 2, 45), "sent")
+        assert.strictEqual(yield* attempt(to(c, null), t + hour + 3, 45), "spend_cap_reached")
+        // The guard counts the sends of the minutes that began within the hour (the first minute has left).
+        assert.deepStrictEqual(yield* sends.guardStats(app.id, 0 as Millis, (t + hour - 60_000) as Millis), {
+          sends: 2,
+          verified: 0,
+        })
+        assert.deepStrictEqual(yield* sends.guardStats(app.id, 0 as Millis, t as Millis), { sends: 5, verified: 0 })
+        // An unpause begins a new epoch: the sends before it are not counted in it.
+        const unpausedAt = (t + hour + 10) as Millis
+        assert.deepStrictEqual(yield* sends.guardStats(app.id, unpausedAt, t as Millis), { sends: 0, verified: 0 })
+        // Withdrawn, the last send counts toward no spend, cap or guard.
+        yield* sends.withdraw(send(last, t + hour + 2), { dayStart: 0 as Millis, guard: slot(t + hour + 2) })
+        assert.deepStrictEqual(yield* sends.guardStats(app.id, 0 as Millis, t as Millis), { sends: 4, verified: 0 })
+        assert.strictEqual(yield* attempt(to(c, null), t + hour + 3, 45), "sent")
+        assert.strictEqual(yield* attempt(to(d, null), t + hour + 4), "sent")
+      }),
+  )
+
+  it.effect(
+    "verifications: a transition is a compare-and-set: it applies (with its events) only while the row holds the state it was decided on",
+    () =>
+      Effect.gen(function* () {
+        const repo = yield* VerificationsRepo
+        const sends = yield* VerifySendsRepo
+        const outbox = yield* OutboxRepo
+        const app = application(uuid() as AccountId)
+        const v = verification(app, { status: "pending", attempts: 0 })
+        yield* repo.insert(v)
+        const wrong = { ...v, attempts: 1, updatedAt: v.updatedAt + 1 }
+        assert.isTrue(yield* repo.transition(v, wrong, [], null))
+        assert.deepStrictEqual(yield* repo.get(v.id), Option.some(wrong))
+        // Decided on the old state: refused, nothing written.
+        const stale = { ...v, status: "verified" as const, attempts: 1, verifiedAt: v.updatedAt + 2 }
+        assert.isFalse(yield* repo.transition(v, stale, [], null))
+        assert.deepStrictEqual(yield* repo.get(v.id), Option.some(wrong))
+        const verified = { ...wrong, status: "verified" as const, attempts: 2, verifiedAt: wrong.updatedAt + 5 }
+        const event = {
+          id: uuid() as EventId,
+          event: "verification.verified",
+          data: { id: v.id, status: "verified" },
+          applicationId: app.id,
+          accountId: app.accountId,
+          externalId: null,
+          createdAt: verified.verifiedAt as Millis,
+        }
+        const minute = (Math.floor(v.createdAt / 60_000) * 60_000) as Millis
+        yield* sends.insert(send(v, v.createdAt))
+        assert.isTrue(
+          yield* repo.transition(wrong, verified, [event], {
+            applicationId: app.id,
+            epoch: 0 as Millis,
+            minute,
+            count: 1,
+          }),
+        )
+        assert.deepStrictEqual(yield* repo.get(v.id), Option.some(verified))
+        assert.deepStrictEqual((yield* outbox.listRecent(1))[0], event)
+        assert.strictEqual((yield* sends.guardStats(app.id, 0 as Millis, minute)).verified, 1)
+        // A transition to a verification that is gone answers false.
+        yield* repo.delete(v.id)
+        assert.isFalse(yield* repo.transition(verified, { ...verified, status: "canceled" }, [], null))
+      }),
+  )
 
   it.effect("verify settings: none until put; put replaces", () =>
     Effect.gen(function* () {

@@ -5,6 +5,7 @@
  *   npx tsx bench/verify.ts [--store pglite|postgres|both|memory] [--clients N] [--seconds S] [--rounds R]
  *                           [--warmup S] [--keys K] [--database-url URL]
  *                           [--statements]        trace one verification's statements, compare with the ceiling's
+ *                           [--applications 1|16|both] [--no-pair] [--serial N]
  *                           [--no-ceiling] [--no-project] [--cpu-prof-dir DIR] (profile the host)
  *   (also `npm run bench -- verify ...`; bench/verify-ceiling.ts runs the ceiling alone)
  *
@@ -24,6 +25,21 @@
  * Ceiling: the same statements (the host's trace of one verification, see --statements) straight
  * through `pg` (plain, and with named prepared statements) or straight on `@electric-sql/pglite`, at
  * the same concurrency, on a schema made by the project's migrations.
+ *
+ * Minimal pair (PostgreSQL): /work/shared/bench/minimal-pair (or $MINIMAL_PAIR_DIR), the least SQL a start
+ * and a check need, run by pgbench (-M prepared, the project's client count, -j 2) on the `minbench`
+ * database (made from its schema.sql when missing); the ratio is project verifications/s ÷ pairs/s.
+ * `--no-pair` leaves it out.
+ *
+ * Applications (`--applications`, default `both` on PostgreSQL and `1` on PGlite): the project's clients
+ * all on one application, or spread over 16 applications of one account (client i on application i mod
+ * 16), in alternating slices; prints the ratio of the two. One account, so one wallet: what differs is
+ * only the application row each start locks (the pair's pair-1wallet.sql is the same one merchant).
+ *
+ * Before the timed part, every run traces one verification on a host of its own and prints its
+ * statements and WAL-flushing commits (the SMS simulator's statements left out; tables' persistence read
+ * from pg_class), and on PostgreSQL the pg_stat_wal / pg_stat_database deltas over `--serial N`
+ * verifications run one at a time (default 100; 0 skips; about 30 s).
  *
  * Project and ceilings run in alternating slices (--rounds) so that whatever else the machine does
  * weighs on both alike. Besides throughput and latency it prints CPU per verification (host, the

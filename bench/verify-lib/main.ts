@@ -5,48 +5,121 @@
 import { type Ceiling, type CeilingRun, ceilingStatements, openPgCeiling, openPgliteCeiling } from "./ceiling.ts"
 import { loadavg } from "node:os"
 import { driveProject, emptyProjectRun, type ProjectRun, type Setup, setupThroughConsole, traceOne } from "./project.ts"
+import { countPart, type PartCount, persistenceOf, type WalCheck, walCrossCheck } from "./commits.ts"
+import { openPair, type PairRun } from "./pair.ts"
 import { type Args, fmt, freshSchema, type Host, ms, parseArgs, startHost } from "./support.ts"
 
 type Store = "pglite" | "postgres" | "memory"
 
+/** One way of spreading the project's clients: over `applications` applications of one account. */
+interface ProjectVariant {
+  readonly applications: number
+  readonly run: ProjectRun
+}
+
 interface StoreResult {
   readonly store: Store
+  /** The first variant (one application unless `--applications` says otherwise): the ceilings' reference. */
   readonly project?: ProjectRun
+  readonly variants: ReadonlyArray<ProjectVariant>
   readonly ceilings: ReadonlyArray<CeilingRun>
+  readonly pair?: PairRun
+  /** Why the minimal pair did not run, when it was to. */
+  readonly pairSkipped?: string
 }
+
+const applicationsLabel = (n: number) => n === 1 ? "1 application" : `${n} applications of one account`
 
 const log = (line = "") => process.stdout.write(`${line}\n`)
 
 const normalise = (s: string) => s.replace(/\s+/g, " ").replace(/\s*([(),])\s*/g, "$1").trim()
 
-const runStatements = async (store: Store, args: Args) => {
+const printCounts = (
+  store: Store,
+  traced: { start: ReadonlyArray<string>; read: ReadonlyArray<string>; check: ReadonlyArray<string> },
+  persistence: Awaited<ReturnType<typeof persistenceOf>> | undefined,
+) => {
+  const parts = (["start", "read", "check"] as const).map((part) =>
+    [part, countPart(traced[part], persistence)] as const
+  )
+  const sum = (k: keyof Omit<PartCount, "tables">) => parts.reduce((n, [, c]) => n + c[k], 0)
+  log(`\n## Statements and commits of one verification on ${store} (host trace, production path)`)
+  log(
+    `  statements per verification   ${sum("statements")}  (${
+      parts.map(([p, c]) => `${p} ${c.statements}`).join(", ")
+    }; BEGIN and COMMIT included; the SMS simulator's ${sum("simulator")} left out)`,
+  )
+  log(
+    `  commits per verification      ${sum("flushing")} WAL-flushing  (${
+      parts.map(([p, c]) => `${p} ${c.flushing}`).join(", ")
+    }; ${sum("writing")} writing, ${sum("units")} transactions and autocommitted statements in all)`,
+  )
+  log(
+    `  tables written                ${[...new Set(parts.flatMap(([, c]) => c.tables))].join(", ")}${
+      persistence ? "" : "  (PGlite in memory: nothing is flushed; persistence not read)"
+    }`,
+  )
+}
+
+const printWal = (w: WalCheck) => {
+  log(
+    `  measured over ${w.verifications} verifications one at a time (${
+      fmt(w.seconds, 1)
+    } s; pg_stat_wal and pg_stat_database deltas ÷ ${w.verifications}, after the idle rate of the same span is taken off):`,
+  )
+  log(
+    `    wal_sync ${fmt(w.net.walSync, 2)} (raw ${fmt(w.raw.walSync, 2)}), wal_records ${
+      fmt(w.net.walRecords, 1)
+    } (raw ${fmt(w.raw.walRecords, 1)}), WAL ${fmt(w.net.walBytes / 1024, 1)} kB, xact_commit ${
+      fmt(w.net.xactCommit, 1)
+    } (raw ${fmt(w.raw.xactCommit, 1)}) per verification; idle: ${fmt(w.idle.walSync, 1)} wal_sync/s, ${
+      fmt(w.idle.xactCommit, 1)
+    } xact_commit/s`,
+  )
+  log(
+    `    (xact_commit counts every transaction, read-only ones and the host's background loops included; the WAL figures are the whole server's)`,
+  )
+}
+
+/**
+ * One traced verification on a host of its own (cheap: before the timed part of every run): its
+ * statements and WAL-flushing commits, and on PostgreSQL the measured cross-check (`--serial N`).
+ */
+const runCounts = async (store: Store, args: Args, detailed: boolean) => {
   const fresh = store === "postgres" ? await freshSchema(args.databaseUrl, "bench") : undefined
   const host = await startHost(fresh ? { DATABASE_URL: fresh.url } : { PGLITE_DIR: "memory://" }, { trace: true })
   try {
-    const setup = await setupThroughConsole(host, 2)
+    const setup = await setupThroughConsole(host, 8)
     const traced = await traceOne(host, setup)
-    log(`\n## Statements of one verification on ${store} (host trace)`)
-    let total = 0
-    for (const part of ["start", "read", "check"] as const) {
-      const lines = traced[part]
-      total += lines.length
-      const expected = ceilingStatements[part].map(normalise)
-      const same = lines.length === expected.length && lines.every((l, i) => normalise(l) === expected[i])
-      log(
-        `${part}: ${lines.length} statements; the ceiling issues ${expected.length}, ${
-          same ? "the same texts" : "DIFFERENT texts"
-        }`,
-      )
-      for (const l of lines) log(`  ${l.length > 150 ? `${l.slice(0, 147)}...` : l}`)
-      if (!same) {
-        lines.forEach((l, i) => {
-          if (normalise(l) !== expected[i]) {
-            log(`  differs at ${i + 1}:\n    host:    ${l}\n    ceiling: ${ceilingStatements[part][i] ?? "(none)"}`)
-          }
-        })
+    if (detailed) {
+      log(`\n## Statements of one verification on ${store} (host trace)`)
+      let total = 0
+      for (const part of ["start", "read", "check"] as const) {
+        const lines = traced[part]
+        total += lines.length
+        const expected = ceilingStatements[part].map(normalise)
+        const same = lines.length === expected.length && lines.every((l, i) => normalise(l) === expected[i])
+        log(
+          `${part}: ${lines.length} statements; the ceiling issues ${expected.length}, ${
+            same ? "the same texts" : "DIFFERENT texts"
+          }`,
+        )
+        for (const l of lines) log(`  ${l.length > 150 ? `${l.slice(0, 147)}...` : l}`)
+        if (!same) {
+          lines.forEach((l, i) => {
+            if (normalise(l) !== expected[i]) {
+              log(`  differs at ${i + 1}:\n    host:    ${l}\n    ceiling: ${ceilingStatements[part][i] ?? "(none)"}`)
+            }
+          })
+        }
       }
+      log(`total: ${total} statements per verification`)
     }
-    log(`total: ${total} statements per verification`)
+    printCounts(store, traced, fresh ? await persistenceOf(args.databaseUrl, fresh.schema) : undefined)
+    if (fresh && args.serial > 0) {
+      host.stderr.length = 0
+      printWal(await walCrossCheck(host, setup, args.databaseUrl, args.serial))
+    }
   } finally {
     await host.stop()
     await fresh?.drop()
@@ -61,8 +134,8 @@ const runStore = async (store: Store, args: Args): Promise<StoreResult> => {
   const cleanups: Array<() => Promise<void>> = []
   try {
     let host: Host | undefined
-    let setup: Setup | undefined
     let hostDbCpu: (() => Promise<Map<number, number>>) | undefined
+    const variants: Array<ProjectVariant & { setup: Setup }> = []
     if (args.project) {
       const fresh = store === "postgres" ? await freshSchema(args.databaseUrl, "bench") : undefined
       if (fresh) cleanups.unshift(fresh.drop)
@@ -72,13 +145,16 @@ const runStore = async (store: Store, args: Args): Promise<StoreResult> => {
         args.profile ? { cpuProfDir: args.profile } : {},
       )
       cleanups.unshift(host.stop)
-      const t = performance.now()
-      setup = await setupThroughConsole(host, args.keys)
-      log(
-        `  host pid ${host.pid}; ${setup.keys.length} keys made through the console in ${
-          ((performance.now() - t) / 1000).toFixed(1)
-        } s`,
-      )
+      for (const applications of args.applications ?? (store === "postgres" ? [1, 16] : [1])) {
+        const t = performance.now()
+        const setup = await setupThroughConsole(host, args.keys, applications)
+        log(
+          `  host pid ${host.pid}; ${
+            applicationsLabel(applications)
+          }: ${setup.keys.length} keys made through the console in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+        )
+        variants.push({ applications, run: emptyProjectRun(), setup })
+      }
     }
     const ceilings: Array<Ceiling> = []
     const ceilingDbCpu = new Map<Ceiling, () => Promise<Map<number, number>>>()
@@ -96,17 +172,32 @@ const runStore = async (store: Store, args: Args): Promise<StoreResult> => {
       }
       if (store === "pglite") cleanups.unshift(ceilings[0].close)
     }
-    const project = host && setup ? emptyProjectRun() : undefined
+    let pairSkipped: string | undefined
+    const pair = store === "postgres" && args.pair && args.project
+      ? await openPair(args.databaseUrl).then((p) => {
+        if (typeof p === "string") pairSkipped = p
+        return typeof p === "string" ? undefined : p
+      })
+      : undefined
+    if (pairSkipped) log(`  minimal pair skipped: ${pairSkipped}`)
     const slice = { clients: args.clients, warmup: args.warmup, seconds: args.seconds / args.rounds }
     for (let round = 1; round <= args.rounds; round++) {
       const parts: Array<string> = []
-      if (project) {
-        await driveProject(host!, setup!, { ...slice, dbCpu: hostDbCpu }, project)
-        parts.push(`project ${fmt(project.slices.at(-1)!)}`)
+      for (const v of variants) {
+        await driveProject(host!, v.setup, { ...slice, dbCpu: hostDbCpu }, v.run)
+        parts.push(
+          `project${variants.length > 1 ? ` (${v.applications} app${v.applications > 1 ? "s" : ""})` : ""} ${
+            fmt(v.run.slices.at(-1)!)
+          }`,
+        )
       }
       for (const c of ceilings) {
         await c.slice({ ...slice, dbCpu: ceilingDbCpu.get(c) })
         parts.push(`${c.run.label} ${fmt(c.run.slices.at(-1)!)}`)
+      }
+      if (pair) {
+        await pair.slice({ clients: args.clients, seconds: slice.seconds })
+        parts.push(`minimal pair ${fmt(pair.run.slices.at(-1)!)} pairs/s`)
       }
       log(
         `  round ${round}/${args.rounds} (verifications/s): ${parts.join("; ")}; load average ${
@@ -115,7 +206,14 @@ const runStore = async (store: Store, args: Args): Promise<StoreResult> => {
       )
     }
     for (const c of ceilings) await c.startAlone({ clients: args.clients, seconds: 3 })
-    return { store, project, ceilings: ceilings.map((c) => c.run) }
+    return {
+      store,
+      project: variants[0]?.run,
+      variants: variants.map(({ applications, run }) => ({ applications, run })),
+      ceilings: ceilings.map((c) => c.run),
+      pair: pair?.run,
+      pairSkipped,
+    }
   } finally {
     for (const f of cleanups) await f().catch((e) => console.error(e))
   }
@@ -131,15 +229,14 @@ const report = (r: StoreResult, args: Args) => {
   log(
     `\n## ${r.store}: ${args.clients} clients, ${args.seconds} s measured per side in ${args.rounds} rounds (each after ${args.warmup} s of warm-up)`,
   )
-  const p = r.project
-  if (p) {
+  const over = {
+    pglite: "PGlite in the host",
+    postgres: "PostgreSQL",
+    memory: "the memory store (no SQL; diagnostic)",
+  }
+  for (const { applications, run: p } of r.variants) {
     const rate = perSecond(p.verifications, p.seconds)
-    const over = {
-      pglite: "PGlite in the host",
-      postgres: "PostgreSQL",
-      memory: "the memory store (no SQL; diagnostic)",
-    }
-    log(`project (HTTP → Node host → ${over[r.store]}):`)
+    log(`project (HTTP → Node host → ${over[r.store]}; clients over ${applicationsLabel(applications)}):`)
     log(`  verifications/s        ${fmt(rate, 0)}  (start → simulator SMS read → check, all three included)`)
     log(`  start  p50 / p99       ${ms(p.start.percentile(50))} / ${ms(p.start.percentile(99))}`)
     log(
@@ -188,7 +285,43 @@ const report = (r: StoreResult, args: Args) => {
       }; machine busy ${fmt(c.machineBusyPercent, 0)}% of all cores`,
     )
     log(`  per slice              ${c.slices.map((x) => fmt(x)).join(", ")} verifications/s`)
-    if (p) log(`  ratio project/ceiling  ${fmt(perSecond(p.verifications, p.seconds) / rate, 2)}`)
+    const p = r.project
+    if (p) {
+      log(
+        `  ratio project/ceiling  ${fmt(perSecond(p.verifications, p.seconds) / rate, 2)}${
+          r.variants.length > 1 ? `  (project on ${applicationsLabel(r.variants[0].applications)})` : ""
+        }`,
+      )
+    }
+  }
+  if (r.pair) {
+    const q = r.pair
+    const rate = perSecond(q.pairs, q.seconds)
+    log(`ceiling (${q.label}: the least SQL of a start and a check, ${args.clients} clients, -M prepared):`)
+    log(`  pairs/s                ${fmt(rate, 0)}  (pgbench tps; one pair = one start and one check transaction)`)
+    log(`  pair latency average   ${q.latencies.map((x) => ms(x)).join(", ")} (per slice)`)
+    log(`  machine busy           ${fmt(q.machineBusyPercent, 0)}% of all cores`)
+    log(`  per slice              ${q.slices.map((x) => fmt(x)).join(", ")} pairs/s`)
+    for (const { applications, run: p } of r.variants) {
+      log(
+        `  ratio project/pair     ${fmt(perSecond(p.verifications, p.seconds) / rate, 2)}  (project on ${
+          applicationsLabel(applications)
+        })`,
+      )
+    }
+  } else if (r.pairSkipped) log(`minimal pair: skipped (${r.pairSkipped})`)
+  const one = r.variants.find((v) => v.applications === 1)
+  for (const many of r.variants.filter((v) => v.applications > 1)) {
+    if (!one) break
+    const a = perSecond(one.run.verifications, one.run.seconds)
+    const b = perSecond(many.run.verifications, many.run.seconds)
+    log(
+      `one application / ${many.applications} applications: ${fmt(a, 0)} / ${fmt(b, 0)} verifications/s = ${
+        fmt(a / b, 2)
+      }  (per slice: ${
+        one.run.slices.map((x, i) => fmt(x / many.run.slices[i], 2)).join(", ")
+      }; the same ${args.clients} clients, the same account and wallet)`,
+    )
   }
 }
 
@@ -208,6 +341,23 @@ const summary = (results: ReadonlyArray<StoreResult>) => {
         } | ${p ? `${fmt(p.peakRssKb / 1024)} MB` : "-"} | ${c?.label ?? "-"} | ${fmt(cr)} | ${fmt(rate / cr, 2)} |`,
       )
     }
+    if (r.pair && p) {
+      const pr = perSecond(r.pair.pairs, r.pair.seconds)
+      log(`| ${r.store} | ${fmt(rate)} | | | | minimal pair (pgbench) | ${fmt(pr)} pairs/s | ${fmt(rate / pr, 2)} |`)
+    }
+  }
+  for (const r of results) {
+    const one = r.variants.find((v) => v.applications === 1)
+    for (const many of r.variants.filter((v) => v.applications > 1)) {
+      if (!one) break
+      const a = perSecond(one.run.verifications, one.run.seconds)
+      const b = perSecond(many.run.verifications, many.run.seconds)
+      log(
+        `\n${r.store}: one application ${fmt(a)} verif/s, ${many.applications} applications of one account ${
+          fmt(b)
+        }: ratio ${fmt(a / b, 2)}`,
+      )
+    }
   }
 }
 
@@ -217,12 +367,13 @@ const main = async (argv: ReadonlyArray<string>) => {
   if (args.statements && stores.includes("memory")) throw new Error("--statements needs an SQL store")
   log(`# Verify benchmark: ${stores.join(", ")}; ${args.clients} clients; ${args.seconds} s; ${args.keys} keys`)
   if (args.statements) {
-    for (const store of stores) await runStatements(store, args)
+    for (const store of stores) await runCounts(store, args, true)
     return
   }
   const results: Array<StoreResult> = []
   for (const store of stores) {
     log(`\n# ${store}`)
+    if (store !== "memory") await runCounts(store, args, false)
     const r = await runStore(store, args)
     results.push(r)
     report(r, args)

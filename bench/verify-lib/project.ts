@@ -21,12 +21,28 @@ import {
 
 export interface Setup {
   readonly accountId: string
-  readonly applicationId: string
+  /** The applications, all of the one account (one wallet): one, or several to spread the clients over. */
+  readonly applicationIds: ReadonlyArray<string>
+  /** Live keys of each application, in the order of `applicationIds`. */
+  readonly keysByApplication: ReadonlyArray<ReadonlyArray<string>>
+  /** Every key. */
   readonly keys: ReadonlyArray<string>
 }
 
-/** An approved application, a deep wallet, high caps, the guard off, and `keyCount` live keys. */
-export const setupThroughConsole = async (host: Host, keyCount: number): Promise<Setup> => {
+/**
+ * An account with a deep wallet and `applications` approved applications (high caps, the guard off),
+ * `keyCount` live keys shared out among them. `settings` replaces the Verify settings sent.
+ */
+export const setupThroughConsole = async (
+  host: Host,
+  keyCount: number,
+  applications = 1,
+  settings: Record<string, unknown> = {
+    hourly_cap_per_destination: 10_000,
+    max_per_ip_per_hour: 100_000,
+    guard: { enabled: false },
+  },
+): Promise<Setup> => {
   const http = makeHttp(host.baseUrl, 8)
   const consoleCall = async (method: string, path: string, body: unknown) => {
     const res = await http.request(method, `/console/v1${path}`, host.consoleToken, body).catch(() =>
@@ -38,27 +54,27 @@ export const setupThroughConsole = async (host: Host, keyCount: number): Promise
   }
   try {
     const account = await consoleCall("POST", "/accounts", { name: "Bench merchant", sandbox_only: false })
-    const app = await consoleCall("POST", `/accounts/${account.id}/applications`, {
-      name: "Bench shop",
-      approved: true,
-    })
     await consoleCall("POST", `/accounts/${account.id}/wallet/credit`, { amount_halalas: 10_000_000_000 })
-    await consoleCall("PUT", `/applications/${app.id}/verify-settings`, {
-      hourly_cap_per_destination: 10_000,
-      max_per_ip_per_hour: 100_000,
-      guard: { enabled: false },
-    })
-    const keys: Array<string> = []
-    for (let i = 0; i < keyCount; i += 8) {
-      const batch = await Promise.all(
-        Array.from(
-          { length: Math.min(8, keyCount - i) },
-          () => consoleCall("POST", `/applications/${app.id}/keys`, { mode: "live" }),
-        ),
-      )
-      for (const k of batch) keys.push(k.key)
+    const applicationIds: Array<string> = []
+    for (let a = 0; a < applications; a++) {
+      const app = await consoleCall("POST", `/accounts/${account.id}/applications`, {
+        name: applications === 1 ? "Bench shop" : `Bench shop ${a + 1}`,
+        approved: true,
+      })
+      await consoleCall("PUT", `/applications/${app.id}/verify-settings`, settings)
+      applicationIds.push(app.id)
     }
-    return { accountId: account.id, applicationId: app.id, keys }
+    const keysByApplication: Array<Array<string>> = applicationIds.map(() => [])
+    const perApplication = Math.max(2, Math.ceil(keyCount / applications))
+    const wanted = applicationIds.flatMap((id, a) => Array.from({ length: perApplication }, () => [id, a] as const))
+    for (let i = 0; i < wanted.length; i += 8) {
+      const batch = wanted.slice(i, i + 8)
+      const made = await Promise.all(
+        batch.map(([id]) => consoleCall("POST", `/applications/${id}/keys`, { mode: "live" })),
+      )
+      made.forEach((k, j) => keysByApplication[batch[j][1]].push(k.key))
+    }
+    return { accountId: account.id, applicationIds, keysByApplication, keys: keysByApplication.flat() }
   } finally {
     http.close()
   }
@@ -118,7 +134,12 @@ export const driveProject = async (
 ): Promise<void> => {
   const http = makeHttp(host.baseUrl, opts.clients)
   acc.keys = setup.keys.length
-  const key = () => setup.keys[acc.nextKey++ % setup.keys.length]
+  const apps = setup.keysByApplication
+  // Client i starts and checks with the keys of application i mod (applications), round robin among them.
+  const key = (client: number) => {
+    const own = apps[client % apps.length]
+    return own[Math.floor(acc.nextKey++ / apps.length) % own.length]
+  }
   const fail = (what: string) => {
     if (acc.failures.length < 5) acc.failures.push(what)
   }
@@ -127,11 +148,13 @@ export const driveProject = async (
   const request = (...a: Parameters<typeof http.request>) =>
     http.request(...a).catch((e: NodeJS.ErrnoException) => ({ status: e.code ?? "network error", body: String(e) }))
 
+  let clients = 0
   const client = async (slice: Slice) => {
+    const me = clients++
     while (!slice.stopping) {
       const to = destination(acc.nextTo++)
       const t0 = performance.now()
-      const s = await request("POST", "/v1/verify/start", key(), { to })
+      const s = await request("POST", "/v1/verify/start", key(me), { to })
       const t1 = performance.now()
       const counted = slice.measuring
       if (counted) {
@@ -156,7 +179,7 @@ export const driveProject = async (
       }
       const code = codeIn(JSON.parse(r.body).data[0].text)
       const t3 = performance.now()
-      const c = await request("POST", "/v1/verify/check", key(), { id, code })
+      const c = await request("POST", "/v1/verify/check", key(me), { id, code })
       const t4 = performance.now()
       const verified = c.status === 200 && JSON.parse(c.body).status === "verified"
       if (!verified) fail(`check ${c.status} ${c.body}`)

@@ -30,6 +30,16 @@ export interface Args {
   readonly ceiling: boolean
   readonly project: boolean
   readonly profile: string | undefined
+  /**
+   * Applications the project's clients are spread over, one run each, in alternating slices: `[1, 16]`
+   * compares one application with sixteen of the same account. Undefined: `[1, 16]` on PostgreSQL, `[1]`
+   * on PGlite and memory.
+   */
+  readonly applications: ReadonlyArray<number> | undefined
+  /** Run the minimal pair (pgbench) beside the project on PostgreSQL. */
+  readonly pair: boolean
+  /** Verifications run one at a time for the pg_stat_wal cross-check (0: none). */
+  readonly serial: number
 }
 
 export const parseArgs = (argv: ReadonlyArray<string>): Args => {
@@ -50,6 +60,11 @@ export const parseArgs = (argv: ReadonlyArray<string>): Args => {
     if (!Number.isFinite(n) || n <= 0) throw new Error(`--${k} must be a positive number`)
     return n
   }
+  const applications = named.get("applications")
+  if (applications !== undefined && applications !== "both" && !/^[1-9]\d*$/.test(applications)) {
+    throw new Error("--applications 1|16|both (or any number of applications)")
+  }
+  const serial = named.get("serial") === "0" ? 0 : Math.floor(int("serial", 100))
   const store = named.get("store") ?? "both"
   if (store !== "pglite" && store !== "postgres" && store !== "both" && store !== "memory") {
     throw new Error("--store pglite|postgres|both|memory")
@@ -66,6 +81,9 @@ export const parseArgs = (argv: ReadonlyArray<string>): Args => {
     ceiling: !flags.has("no-ceiling"),
     project: !flags.has("no-project"),
     profile: named.get("cpu-prof-dir"),
+    applications: applications === undefined ? undefined : applications === "both" ? [1, 16] : [Number(applications)],
+    pair: !flags.has("no-pair"),
+    serial,
   }
 }
 

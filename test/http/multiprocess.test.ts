@@ -154,16 +154,17 @@ describe.runIf(databaseUrl !== undefined)(suite, () => {
   })
 
   it('"Same key while the first is still running: `409 idempotency_in_progress`" — on the other process, while the first start waits for a row lock', async () => {
-    const { applicationId, key } = await setup(100)
+    const { accountId, key } = await setup(100)
     const to = phone()
     const idem = `mp-${crypto.randomUUID()}`
     const locker = await db.connect()
     await locker.query("BEGIN")
-    await locker.query("SELECT id FROM applications WHERE id = $1 FOR UPDATE", [applicationId])
+    // A start takes no lock on its application; the wallet's row is the last it takes.
+    await locker.query("SELECT account_id FROM wallets WHERE account_id = $1 FOR UPDATE", [accountId])
     let first: Promise<{ status: number; body: any; headers: Headers }> | undefined
     try {
       first = a.call("POST", "/v1/verify/start", { key, body: { to }, headers: { "idempotency-key": idem } })
-      // The first request claims the key, then waits for the application's row.
+      // The first request claims the key, then waits for the wallet's row.
       const claimed = async () => (await q("SELECT state FROM idempotency WHERE key = $1", [idem])).length === 1
       for (let i = 0; i < 100 && !(await claimed()); i++) await new Promise((r) => setTimeout(r, 50))
       const second = await b.call("POST", "/v1/verify/start", {
@@ -227,5 +228,44 @@ describe.runIf(databaseUrl !== undefined)(suite, () => {
     expect(viaConsole).toBe(N)
     expect(await balance(accountId)).toBe(0)
     expect(await ledger(accountId)).toEqual({ charges: N, refunds: 0 })
+  })
+
+  it("64 concurrent starts to one destination over both processes, hourly_cap_per_destination 5: exactly 5 sent and charged, 59 answered 429 rate_limited", async () => {
+    const { accountId, applicationId, key } = await setup(64 * 9)
+    await a.console("PUT", `/applications/${applicationId}/verify-settings`, { hourly_cap_per_destination: 5 })
+    const to = phone()
+    const answers = await Promise.all(
+      Array.from(
+        { length: 64 },
+        (_, i) => (i % 2 === 0 ? a : b).call("POST", "/v1/verify/start", { key, body: { to } }),
+      ),
+    )
+    expect(answers.filter((r) => r.status === 200)).toHaveLength(5)
+    const refused = answers.filter((r) => r.status !== 200)
+    expect(refused).toHaveLength(59)
+    for (const r of refused) {
+      expect(r.status).toBe(429)
+      expect(r.body).toEqual({ error: "rate_limited" })
+    }
+    expect(await smsCount(a, to)).toBe(5)
+    expect(await ledger(accountId)).toEqual({ charges: 5, refunds: 0 })
+    expect(await balance(accountId)).toBe(59 * 9)
+  })
+
+  it("64 concurrent starts of one application over both processes, daily_spend_cap_halalas 90: exactly 10 sent and charged, 54 answered 429 spend_cap_reached", async () => {
+    const { accountId, applicationId, key } = await setup(64 * 9)
+    await b.console("PUT", `/applications/${applicationId}/verify-settings`, { daily_spend_cap_halalas: 90 })
+    const destinations = Array.from({ length: 64 }, () => phone())
+    const answers = await Promise.all(
+      destinations.map((to, i) => (i % 2 === 0 ? a : b).call("POST", "/v1/verify/start", { key, body: { to } })),
+    )
+    expect(answers.filter((r) => r.status === 200)).toHaveLength(10)
+    const refused = answers.filter((r) => r.status !== 200)
+    expect(refused).toHaveLength(54)
+    for (const r of refused) expect(r.body).toEqual({ error: "spend_cap_reached" })
+    const sent = await q<{ n: string }>('SELECT count(*) AS n FROM sim_sms WHERE "to" = ANY($1)', [destinations])
+    expect(Number(sent[0].n)).toBe(10)
+    expect(await ledger(accountId)).toEqual({ charges: 10, refunds: 0 })
+    expect(await balance(accountId)).toBe(64 * 9 - 90)
   })
 })

@@ -115,7 +115,46 @@ export const Approvals = {
   defaultPolicy: ["applications.unpause", "chat.team.add"],
 } as const
 
-/** How often the retention job may run (it runs sooner only when something became old enough to drop). */
+/**
+ * Retention (docs/decisions.md, "Retention"): how long each kept row is needed, by the rule that needs it. Every
+ * product's retention job deletes what no rule needs any longer, on the platform clock, in batches of
+ * `batchRows` rows, each batch its own short statement.
+ */
 export const Retention = {
+  /** How often a retention job may run (it runs sooner only when something became old enough to drop). */
   intervalMs: 60 * 60_000,
+  /** Rows one delete statement takes at most; a job repeats it until a batch comes back short. */
+  batchRows: 1_000,
+  /*
+   * Rate-limit windows: two windows after they began (`RateLimit.windowMs`); idempotency records:
+   * `Idempotency.ttlMs` after they expired; the partner feed: `feedRetentionMs` (core/partner/feed.ts, 30 days).
+   *
+   * Verify's sends: while a usage read may still ask for their Riyadh month (this month and the two before, 59
+   * to 92 days: `usageSince` of core/usage/period.ts); the caps, the spend cap and the guard read one hour or
+   * one day, well inside that.
+   */
+  /**
+   * Verify's terminal verifications (live and partner: sandbox ones count toward the lifetime cap and are kept):
+   * 90 days after they were created, as the partner verification log shows them (core/partner/verification-log.ts),
+   * and no sooner than usage stops reading their `verified_at`. Pending ones are kept.
+   */
+  verificationsMs: 90 * 24 * 60 * 60_000,
+  /**
+   * The latest a verification can still be verified after it was created: a code lives at most 15 minutes and
+   * each of the 3 resends restarts it (what the verifications' retention adds for usage's `verified_at`).
+   */
+  verificationOpenMs: (VerifyLimits.resends + 1) * VerifyLimits.codeLifetimeMinutes.max * 60_000,
+  /**
+   * The webhook delivery log keeps a finished delivery (succeeded or given up) 30 days after it was created, its
+   * attempts with it; a pending one is kept whatever its age.
+   */
+  webhookLogMs: 30 * 24 * 60 * 60_000,
+  /**
+   * An outbox event is kept 30 days after it was appended, and after that until the dispatcher has routed it and
+   * none of its deliveries is pending. Never less than the partner feed's 30 days: the memory store's feed is
+   * the outbox itself.
+   */
+  outboxMs: 30 * 24 * 60 * 60_000,
+  /** The SMS simulator's log (only while it is selected): 7 days. */
+  simulatorLogMs: 7 * 24 * 60 * 60_000,
 } as const

@@ -54,11 +54,17 @@ export const IdempotencyRepoMemory = Layer.effect(
         }
       }),
     release: (scope, key) => db.write((t, record) => deleteIn(t.idempotency, idempotencyKey(scope, key), record)),
-    prune: (before) =>
+    prune: (before, limit) =>
       db.write((t, record) => {
-        for (const [key, value] of [...t.idempotency]) {
-          if (value.expiresAt <= before) deleteIn(t.idempotency, key, record)
+        let n = 0
+        for (const [key, value] of t.idempotency) {
+          if (n === limit) break
+          if (value.expiresAt <= before) {
+            deleteIn(t.idempotency, key, record)
+            n++
+          }
         }
+        return n
       }),
     earliestExpiry: db.read((t) => {
       let at: number | undefined

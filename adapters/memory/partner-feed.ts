@@ -11,6 +11,7 @@ import { isPartnerFeedEvent } from "../../core/partner/feed-events.ts"
 import { accountTables } from "./accounts.ts"
 import { memoryTables } from "./db.ts"
 import { outboxTables } from "./outbox.ts"
+import { outboxRetentionTables } from "./outbox-retention.ts"
 import { verifyTables } from "./verify.ts"
 
 /** The feed's own state: how far retention has pruned (the entries themselves are the outbox's). */
@@ -18,15 +19,17 @@ export const partnerFeedTables = () => ({ partnerFeedPrunedBefore: { at: 0 } })
 
 export const PartnerFeedRepoMemory = Layer.effect(
   PartnerFeedRepo,
-  Effect.map(memoryTables(outboxTables, accountTables, partnerFeedTables), (db) => ({
+  Effect.map(memoryTables(outboxTables, accountTables, partnerFeedTables, outboxRetentionTables), (db) => ({
     page: (query) =>
       db.withTransaction(db.read((t) => {
         const partner = t.accounts.get(query.accountId)?.partner === true
         const entries: Array<FeedEntry> = []
+        // Positions count the events retention dropped from the outbox's front (adapters/memory/outbox-retention.ts).
+        const dropped = t.outboxDropped.count
         if (partner) {
           for (let i = 0; i < t.outbox.length && entries.length < query.limit; i++) {
             const e = t.outbox[i]
-            const position = { tx: "0", seq: i + 1 }
+            const position = { tx: "0", seq: dropped + i + 1 }
             if (e.accountId !== query.accountId || !isPartnerFeedEvent(e.event)) continue
             if (query.after !== null && !positionBefore(query.after, position)) continue
             if (e.createdAt < query.since || e.createdAt < t.partnerFeedPrunedBefore.at) continue
@@ -40,7 +43,7 @@ export const PartnerFeedRepoMemory = Layer.effect(
             })
           }
         }
-        return { entries, settled: { tx: "0", seq: t.outbox.length } }
+        return { entries, settled: { tx: "0", seq: dropped + t.outbox.length } }
       })),
     // The memory feed is the outbox itself: pruning moves the line reads leave out before (never back).
     prune: (before) =>

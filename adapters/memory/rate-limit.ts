@@ -9,11 +9,20 @@ export const rateLimitTables = () => ({ rateWindows: new Map<number, Map<string,
 export const RateLimitRepoMemory = Layer.effect(
   RateLimitRepo,
   Effect.map(memoryTables(rateLimitTables), (db) => ({
-    prune: (before) =>
+    prune: (before, limit) =>
       db.write((t, record) => {
-        for (const start of [...t.rateWindows.keys()]) {
-          if (start < before) deleteIn(t.rateWindows, start, record)
+        let n = 0
+        for (const [start, counts] of [...t.rateWindows]) {
+          if (start >= before) continue
+          // A window holds one row per credential, as the SQL table does: a batch takes `limit` rows.
+          for (const credential of [...counts.keys()]) {
+            if (n === limit) return n
+            deleteIn(counts, credential, record)
+            n++
+          }
+          if (counts.size === 0) deleteIn(t.rateWindows, start, record)
         }
+        return n
       }),
     oldestWindow: db.read((t) => {
       let at: number | undefined

@@ -9,11 +9,13 @@ import {
   WebhookDeliveriesRepo,
   type WebhookDelivery,
 } from "../../ports/store/webhook-deliveries.ts"
-import { addTo, memoryTables, pushUnder, type Recorder, setIn, type TablesOf } from "./db.ts"
+import { addTo, deleteIn, memoryTables, pushUnder, type Recorder, setIn, type TablesOf } from "./db.ts"
 import { outboxTables } from "./outbox.ts"
+import { outboxRetentionTables } from "./outbox-retention.ts"
 import { webhookEndpointTables } from "./webhook-endpoints.ts"
 
-type Tables = TablesOf<[typeof outboxTables, typeof webhookEndpointTables]>
+type Sets = [typeof outboxTables, typeof webhookEndpointTables, typeof outboxRetentionTables]
+type Tables = TablesOf<Sets>
 
 interface Row {
   readonly delivery: WebhookDelivery
@@ -24,9 +26,7 @@ interface Row {
 
 const ownerKey = (kind: string, id: string) => `${kind}\u0000${id}`
 
-const make = (
-  db: Effect.Effect.Success<ReturnType<typeof memoryTables<[typeof outboxTables, typeof webhookEndpointTables]>>>,
-): WebhookDeliveriesRepo["Type"] => {
+const make = (db: Effect.Effect.Success<ReturnType<typeof memoryTables<Sets>>>): WebhookDeliveriesRepo["Type"] => {
   const rows = new Map<string, Row>()
   const pending = new Set<string>()
   const attempts = new Map<string, Array<DeliveryAttempt>>()
@@ -69,6 +69,30 @@ const make = (
     while (cursor.index < t.outbox.length && routed.has(t.outbox[cursor.index].id)) cursor.index++
     cursor.lastId = cursor.index > 0 ? t.outbox[cursor.index - 1].id : undefined
     record(() => Object.assign(cursor, before))
+  }
+
+  const eventsPending = () => {
+    const events = new Set<string>()
+    for (const id of pending) {
+      const eventId = rows.get(id)!.delivery.eventId
+      if (eventId !== null) events.add(eventId)
+    }
+    return events
+  }
+
+  /**
+   * How many events at the front of the outbox retention may drop: appended before `before`, routed, none of
+   * their deliveries pending. Only a prefix goes, so positions over the outbox stay (with `outboxDropped`).
+   */
+  const droppablePrefix = (t: Tables, before: number, limit: number) => {
+    const held = eventsPending()
+    let k = 0
+    while (k < t.outbox.length && k < limit) {
+      const e = t.outbox[k]
+      if (e.createdAt >= before || !routed.has(e.id) || held.has(e.id)) break
+      k++
+    }
+    return k
   }
 
   return {
@@ -151,10 +175,65 @@ const make = (
       }
       return Option.fromNullable(min)
     }),
+    pruneLog: (before, limit) =>
+      db.write((_t, record) => {
+        let n = 0
+        for (const r of [...rows.values()]) {
+          if (n === limit) break
+          const d = r.delivery
+          if (d.status === "pending" || d.createdAt >= before) continue
+          deleteIn(rows, d.id, record)
+          deleteIn(attempts, d.id, record)
+          if (d.eventId !== null) {
+            const key = `${d.eventId}\u0000${ownerKey(d.owner.kind, d.owner.id)}`
+            if (byEventOwner.delete(key)) record(() => byEventOwner.add(key))
+          }
+          n++
+        }
+        return n
+      }),
+    pruneOutbox: (before, limit) =>
+      db.write((t, record) => {
+        checkCursor(t)
+        const k = droppablePrefix(t, before, limit)
+        if (k === 0) return 0
+        // Every dropped event is routed, so the cursor (the routed prefix's length) is at least `k`.
+        const dropped = t.outbox.splice(0, k)
+        const saved = { ...cursor }
+        cursor.index -= k
+        if (cursor.index === 0) cursor.lastId = undefined
+        t.outboxDropped.count += k
+        for (const e of dropped) {
+          t.outboxIds.delete(e.id)
+          routed.delete(e.id)
+        }
+        record(() => {
+          t.outbox.unshift(...dropped)
+          t.outboxDropped.count -= k
+          Object.assign(cursor, saved)
+          for (const e of dropped) {
+            t.outboxIds.add(e.id)
+            routed.add(e.id)
+          }
+        })
+        return k
+      }),
+    oldestPrunable: db.read((t) => {
+      let delivery: number | undefined
+      for (const r of rows.values()) {
+        const d = r.delivery
+        if (d.status !== "pending" && (delivery === undefined || d.createdAt < delivery)) delivery = d.createdAt
+      }
+      const first = t.outbox[0]
+      const event = first !== undefined && routed.has(first.id) && !eventsPending().has(first.id)
+        ? first.createdAt
+        : undefined
+      return { delivery: Option.fromNullable(delivery), event: Option.fromNullable(event) }
+    }),
   }
 }
 
 export const WebhookDeliveriesRepoMemory = Layer.effect(
   WebhookDeliveriesRepo,
-  Effect.map(memoryTables(outboxTables, webhookEndpointTables), make),
+  Effect.map(memoryTables(outboxTables, webhookEndpointTables, outboxRetentionTables), make),
 )

@@ -2,13 +2,13 @@
  * What every product shares: the transactor, rate-limit windows, idempotency records, the outbox, job
  * leases, the platform secret; the retention job; `GET /openapi.json` is added by the platform itself.
  */
-import { Clock, Effect, Layer, Option } from "effect"
-import { Idempotency, RateLimit, Retention } from "../../core/limits.ts"
+import { Effect, Layer, Option } from "effect"
+import { Idempotency, RateLimit } from "../../core/limits.ts"
 import type { Job } from "../../core/shared/job.ts"
 import { IdempotencyRepo } from "../../ports/store/idempotency.ts"
 import { JobsRepo } from "../../ports/store/jobs.ts"
 import { RateLimitRepo } from "../../ports/store/rate-limit.ts"
-import { dueAfterLease, earliest } from "../jobs.ts"
+import { earliest } from "../jobs.ts"
 import { IdempotencyRepoMemory } from "../memory/idempotency.ts"
 import { JobsRepoMemory } from "../memory/jobs.ts"
 import { OutboxRepoMemory } from "../memory/outbox.ts"
@@ -16,6 +16,7 @@ import { MemoryPlatformSecret } from "../memory/platform-secret.ts"
 import { RateLimitRepoMemory } from "../memory/rate-limit.ts"
 import { TransactorMemory } from "../memory/transactor.ts"
 import { product } from "../product.ts"
+import { inBatches, retentionJob } from "../retention.ts"
 import { migration as foundation } from "../sql/migrations/platform/0001_foundation.ts"
 import { migration as platformSecret } from "../sql/migrations/platform/0002_platform_secret.ts"
 import { IdempotencyRepoSql } from "../sql/idempotency.ts"
@@ -27,35 +28,34 @@ import { TransactorSql } from "../sql/transactor.ts"
 
 const RetentionJob = "retention"
 
-/** Prunes rate-limit windows two windows after they began and idempotency records a day after they expired. */
-const retention: Effect.Effect<ReadonlyArray<Job>, never, RateLimitRepo | IdempotencyRepo | JobsRepo> = Effect.gen(
-  function* () {
-    const leases = yield* JobsRepo
-    const windows = yield* RateLimitRepo
-    const idempotency = yield* IdempotencyRepo
-    const job: Job = {
-      name: RetentionJob,
-      nextDue: Effect.flatMap(
-        Effect.all([windows.oldestWindow, idempotency.earliestExpiry]),
-        ([window, expiry]) =>
-          dueAfterLease(
-            RetentionJob,
+/**
+ * Prunes rate-limit windows two windows after they began and idempotency records a day after they expired, in
+ * batches (adapters/retention.ts).
+ */
+export const platformRetention: Effect.Effect<ReadonlyArray<Job>, never, RateLimitRepo | IdempotencyRepo | JobsRepo> =
+  Effect.gen(
+    function* () {
+      const windows = yield* RateLimitRepo
+      const idempotency = yield* IdempotencyRepo
+      const job = yield* retentionJob(
+        RetentionJob,
+        Effect.map(
+          Effect.all([windows.oldestWindow, idempotency.earliestExpiry]),
+          ([window, expiry]) =>
             earliest(
               Option.map(window, (at) => at + 2 * RateLimit.windowMs + 1),
               Option.map(expiry, (at) => at + Idempotency.ttlMs),
             ),
-          ).pipe(Effect.provideService(JobsRepo, leases)),
-      ),
-      run: Effect.gen(function* () {
-        const now = yield* Clock.currentTimeMillis
-        if (!(yield* leases.claim(RetentionJob, now, now + Retention.intervalMs))) return
-        yield* windows.prune(now - 2 * RateLimit.windowMs)
-        yield* idempotency.prune(now - Idempotency.ttlMs)
-      }),
-    }
-    return [job]
-  },
-)
+        ),
+        (now) =>
+          Effect.zipRight(
+            inBatches((limit) => windows.prune(now - 2 * RateLimit.windowMs, limit)),
+            inBatches((limit) => idempotency.prune(now - Idempotency.ttlMs, limit)),
+          ),
+      )
+      return [job]
+    },
+  )
 
 export const platformProduct = product({
   name: "platform",
@@ -76,5 +76,5 @@ export const platformProduct = product({
     SqlPlatformSecret,
   ),
   migrations: [foundation, platformSecret],
-  jobs: retention,
+  jobs: platformRetention,
 })

@@ -6,6 +6,7 @@
 import { smsSimulatorOperations } from "../../core/simulators/operations.ts"
 import { SimulatedSmsRepoMemory } from "../memory/simulator.ts"
 import { product } from "../product.ts"
+import { smsSimulatorRetention } from "../retention.ts"
 import { migration as simSms } from "../sql/migrations/sms-simulator/0001_sim_sms.ts"
 import { SimulatedSmsRepoSql } from "../sql/simulator.ts"
 
@@ -16,4 +17,5 @@ export const smsSimulatorProduct = product({
   sql: SimulatedSmsRepoSql,
   migrations: [simSms],
   operations: smsSimulatorOperations,
+  jobs: smsSimulatorRetention,
 })

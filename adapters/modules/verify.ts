@@ -23,6 +23,9 @@ import {
   VerifySendsRepoSql,
   VerifySettingsRepoSql,
 } from "../sql/verify.ts"
+import { VerifyRetentionRepoMemory } from "../memory/verify-retention.ts"
+import { VerifyRetentionRepoSql } from "../sql/verify-retention.ts"
+import { verifyRetention } from "../retention.ts"
 
 /** A pending code is swept once it is `sweepGraceMs` past its expiry. */
 const sweep: Effect.Effect<ReadonlyArray<Job>, never, Verify | JobsRepo | VerificationsRepo> = Effect.gen(
@@ -52,10 +55,17 @@ export const verifyProduct = product({
     VerifySendsRepoMemory,
     VerifySettingsRepoMemory,
     SandboxDestinationsRepoMemory,
+    VerifyRetentionRepoMemory,
   ),
-  sql: Layer.mergeAll(VerificationsRepoSql, VerifySendsRepoSql, VerifySettingsRepoSql, SandboxDestinationsRepoSql),
+  sql: Layer.mergeAll(
+    VerificationsRepoSql,
+    VerifySendsRepoSql,
+    VerifySettingsRepoSql,
+    SandboxDestinationsRepoSql,
+    VerifyRetentionRepoSql,
+  ),
   migrations: [verify],
   services: () => Layer.provideMerge(VerifyConsole.Default, Verify.Default),
   operations: [...verifyOperations, ...verifyConsoleOperations],
-  jobs: sweep,
+  jobs: Effect.map(Effect.all([sweep, verifyRetention]), (lists) => lists.flat()),
 })

@@ -1,5 +1,12 @@
-/** Signed webhooks: endpoints, deliveries and attempts, the dispatcher and its job, the console's routes. */
-import { Layer } from "effect"
+/**
+ * Signed webhooks: endpoints, deliveries and attempts, the dispatcher and its job, the console's routes, and the
+ * retention of the delivery log and of the outbox the dispatcher routes.
+ */
+import { Effect, Layer, Option } from "effect"
+import { Retention } from "../../core/limits.ts"
+import type { Job } from "../../core/shared/job.ts"
+import { WebhookDeliveriesRepo } from "../../ports/store/webhook-deliveries.ts"
+import type { JobsRepo } from "../../ports/store/jobs.ts"
 import { WebhookConsole } from "../../core/webhooks/console.ts"
 import { WebhookDispatcher } from "../../core/webhooks/dispatcher.ts"
 import { webhookOperations, WebhookPolicy } from "../../core/webhooks/operations.ts"
@@ -8,18 +15,44 @@ import { WebhookEndpointsRepoMemory } from "../memory/webhook-endpoints.ts"
 import { product } from "../product.ts"
 import { migration as endpoints } from "../sql/migrations/webhooks/0001_endpoints.ts"
 import { migration as deliveries } from "../sql/migrations/webhooks/0002_deliveries.ts"
+import { migration as retentionIndex } from "../sql/migrations/webhooks/0003_retention.ts"
+import { earliest } from "../jobs.ts"
+import { inBatches, retentionJob } from "../retention.ts"
 import { WebhookDeliveriesRepoSql } from "../sql/webhook-deliveries.ts"
 import { WebhookEndpointsRepoSql } from "../sql/webhook-endpoints.ts"
 import { FetchWebhookTransport } from "../webhooks/fetch-transport.ts"
 import { webhookJob } from "../webhooks/job.ts"
 import { WebhookSignerLive } from "../webhooks/signer.ts"
-import { Effect } from "effect"
+
+const RetentionJob = "webhooks.retention"
+
+/**
+ * Finished deliveries (succeeded or given up) `Retention.webhookLogMs` after they were created, with their
+ * attempts; outbox events `Retention.outboxMs` after they were appended, once routed and with no delivery pending.
+ */
+export const webhooksRetention: Effect.Effect<Job, never, WebhookDeliveriesRepo | JobsRepo> = Effect.flatMap(
+  WebhookDeliveriesRepo,
+  (repo) =>
+    retentionJob(
+      RetentionJob,
+      Effect.map(repo.oldestPrunable, (o) =>
+        earliest(
+          Option.map(o.delivery, (at) => at + Retention.webhookLogMs + 1),
+          Option.map(o.event, (at) => at + Retention.outboxMs + 1),
+        )),
+      (now) =>
+        Effect.zipRight(
+          inBatches((limit) => repo.pruneLog(now - Retention.webhookLogMs, limit)),
+          inBatches((limit) => repo.pruneOutbox(now - Retention.outboxMs, limit)),
+        ),
+    ),
+)
 
 export const webhooksProduct = product({
   name: "webhooks",
   memory: Layer.mergeAll(WebhookEndpointsRepoMemory, WebhookDeliveriesRepoMemory),
   sql: Layer.mergeAll(WebhookEndpointsRepoSql, WebhookDeliveriesRepoSql),
-  migrations: [endpoints, deliveries],
+  migrations: [endpoints, deliveries, retentionIndex],
   services: (settings) =>
     Layer.mergeAll(WebhookDispatcher.Default, WebhookConsole.Default).pipe(
       Layer.provideMerge(
@@ -31,5 +64,5 @@ export const webhooksProduct = product({
       ),
     ),
   operations: webhookOperations,
-  jobs: Effect.map(webhookJob, (job) => [job]),
+  jobs: Effect.all([webhookJob, webhooksRetention]),
 })

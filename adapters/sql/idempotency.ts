@@ -55,7 +55,14 @@ export const IdempotencyRepoSql = Layer.effect(
           expires_at = ${expiresAt} WHERE scope = ${scope} AND key = ${key}`.pipe(Effect.asVoid, Effect.orDie),
       release: (scope, key) =>
         sql`DELETE FROM idempotency WHERE scope = ${scope} AND key = ${key}`.pipe(Effect.asVoid, Effect.orDie),
-      prune: (before) => sql`DELETE FROM idempotency WHERE expires_at <= ${before}`.pipe(Effect.asVoid, Effect.orDie),
+      // The outer condition is checked again on a row a concurrent claim took over (its new expiry stays).
+      prune: (before, limit) =>
+        sql`WITH gone AS (
+            DELETE FROM idempotency WHERE ctid = ANY (ARRAY(
+              SELECT ctid FROM idempotency WHERE expires_at <= ${before} ORDER BY expires_at LIMIT ${limit}))
+              AND expires_at <= ${before}
+            RETURNING 1)
+          SELECT count(*) AS n FROM gone`.pipe(Effect.map((rows) => num(rows[0].n)), Effect.orDie),
       earliestExpiry: sql`SELECT min(expires_at) AS at FROM idempotency`.pipe(
         Effect.map((rows) => rows[0]?.at == null ? Option.none<Millis>() : Option.some(num(rows[0].at) as Millis)),
         Effect.orDie,

@@ -9,7 +9,13 @@ export const RateLimitRepoSql = Layer.effect(
   Effect.gen(function* () {
     const sql = yield* client
     return {
-      prune: (before) => sql`DELETE FROM rate_windows WHERE window_start < ${before}`.pipe(Effect.asVoid, Effect.orDie),
+      // A small table (an hour of windows at most): no index on window_start, the batch's scan stops at `limit`.
+      prune: (before, limit) =>
+        sql`WITH gone AS (
+            DELETE FROM rate_windows WHERE ctid = ANY (ARRAY(
+              SELECT ctid FROM rate_windows WHERE window_start < ${before} LIMIT ${limit}))
+            RETURNING 1)
+          SELECT count(*) AS n FROM gone`.pipe(Effect.map((rows) => num(rows[0].n)), Effect.orDie),
       oldestWindow: sql`SELECT min(window_start) AS at FROM rate_windows`.pipe(
         Effect.map((rows) => rows[0]?.at == null ? Option.none<Millis>() : Option.some(num(rows[0].at) as Millis)),
         Effect.orDie,

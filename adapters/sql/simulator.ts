@@ -1,5 +1,5 @@
-import { Effect, Layer } from "effect"
-import type { SaudiMobile } from "../../core/shared/brands.ts"
+import { Effect, Layer, Option } from "effect"
+import type { Millis, SaudiMobile } from "../../core/shared/brands.ts"
 import { SimulatedSmsRepo } from "../../ports/store/simulator.ts"
 import { client, num } from "./rows.ts"
 
@@ -27,6 +27,19 @@ export const SimulatedSmsRepoSql = Layer.effect(
           ),
           Effect.orDie,
         ),
+      // `seq` follows insertion, and `sent_at` with it: a batch looks at the `limit` lowest (its unique index) and
+      // drops those old enough, so it never scans past the oldest text kept.
+      prune: (before, limit) =>
+        sql`WITH gone AS (
+            DELETE FROM sim_sms WHERE seq = ANY (ARRAY(
+              SELECT seq FROM (SELECT seq, sent_at FROM sim_sms ORDER BY seq LIMIT ${limit}) lowest
+              WHERE sent_at < ${before}))
+            RETURNING 1)
+          SELECT count(*) AS n FROM gone`.pipe(Effect.map((rows) => num(rows[0].n)), Effect.orDie),
+      oldest: sql`SELECT sent_at FROM sim_sms ORDER BY seq LIMIT 1`.pipe(
+        Effect.map((rows) => (rows.length === 0 ? Option.none<Millis>() : Option.some(num(rows[0].sent_at)))),
+        Effect.orDie,
+      ),
     }
   }),
 )

@@ -149,6 +149,41 @@ export const WebhookDeliveriesRepoSql = Layer.effect(
         }),
         Effect.orDie,
       ),
+      // Index `webhook_deliveries_finished` (migration webhooks/0003); attempts go by their foreign key's cascade.
+      // A delivery replayed meanwhile is pending again: the repeated condition leaves it.
+      pruneLog: (before, limit) =>
+        sql`WITH gone AS (
+            DELETE FROM webhook_deliveries WHERE ctid = ANY (ARRAY(
+              SELECT ctid FROM webhook_deliveries WHERE status <> 'pending' AND created_at < ${before}
+              ORDER BY created_at LIMIT ${limit}))
+              AND status <> 'pending' AND created_at < ${before}
+            RETURNING 1)
+          SELECT count(*) AS n FROM gone`.pipe(Effect.map((rows) => num(rows[0].n)), Effect.orDie),
+      // Routed (`routed_at` is set in the transaction that enqueued the event's deliveries, so they are visible
+      // with it) and no delivery of it pending (by the (event_id, …) unique index). An unrouted event, one being
+      // routed (its row lock is not waited for: the snapshot still shows it unrouted) and one with a retry to come
+      // are kept, whatever their age.
+      pruneOutbox: (before, limit) =>
+        sql`WITH gone AS (
+            DELETE FROM outbox_events WHERE ctid = ANY (ARRAY(
+              SELECT e.ctid FROM outbox_events e
+              WHERE e.created_at < ${before} AND e.routed_at IS NOT NULL
+                AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'pending')
+              ORDER BY e.created_at, e.seq LIMIT ${limit}))
+              AND routed_at IS NOT NULL
+            RETURNING 1)
+          SELECT count(*) AS n FROM gone`.pipe(Effect.map((rows) => num(rows[0].n)), Effect.orDie),
+      oldestPrunable: sql`SELECT
+          (SELECT min(created_at) FROM webhook_deliveries WHERE status <> 'pending') AS delivery,
+          (SELECT min(e.created_at) FROM outbox_events e WHERE e.routed_at IS NOT NULL
+            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'pending'))
+            AS event`.pipe(
+        Effect.map((rows) => ({
+          delivery: Option.fromNullable(numOrNull(rows[0].delivery)),
+          event: Option.fromNullable(numOrNull(rows[0].event)),
+        })),
+        Effect.orDie,
+      ),
     }
   }),
 )

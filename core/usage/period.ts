@@ -75,6 +75,16 @@ export const allowedMonths = (now: Millis): ReadonlyArray<string> => {
   return Array.from({ length: monthsBack + 1 }, (_, i) => monthText(fromIndex(current - monthsBack + i)))
 }
 
+/** The first instant a usage read may ask for at `now`: 00:00 Riyadh on the first of the earliest allowed month. */
+export const usageSince = (now: Millis): Millis => monthStart(fromIndex(monthIndex(riyadhYearMonth(now)) - monthsBack))
+
+/**
+ * The first instant at which no usage read covers `at` any longer (`usageSince` passes it): the start of the
+ * third Riyadh month after `at`'s. Retention may drop what happened at `at` from then on.
+ */
+export const usageDropsFrom = (at: Millis): Millis =>
+  monthStart(fromIndex(monthIndex(riyadhYearMonth(at)) + monthsBack + 1))
+
 /** The whole Riyadh month `m`. */
 const monthPeriod = (m: YearMonth): Period => {
   const since = monthStart(m)

@@ -36,8 +36,8 @@ export class IdempotencyRepo extends Context.Tag("ports/IdempotencyRepo")<Idempo
   ) => Effect.Effect<void>
   /** Frees the key (any non-2xx answer). */
   readonly release: (scope: string, key: IdempotencyKey) => Effect.Effect<void>
-  /** Drops records that expired at or before `before`. */
-  readonly prune: (before: Millis) => Effect.Effect<void>
+  /** Drops at most `limit` records that expired at or before `before` (one short statement); answers how many. */
+  readonly prune: (before: Millis, limit: number) => Effect.Effect<number>
   /** The earliest expiry of a record kept (when retention next has work). */
   readonly earliestExpiry: Effect.Effect<Option.Option<Millis>>
 }>() {}

@@ -3,8 +3,8 @@ import type { Millis } from "../../core/shared/brands.ts"
 
 /** Rate-limit windows: counted by `CredentialsRepo.present` (with the credential, one look-up), pruned here. */
 export class RateLimitRepo extends Context.Tag("ports/RateLimitRepo")<RateLimitRepo, {
-  /** Drops windows that ended before `before`. */
-  readonly prune: (before: Millis) => Effect.Effect<void>
+  /** Drops at most `limit` windows that began before `before` (one short statement); answers how many. */
+  readonly prune: (before: Millis, limit: number) => Effect.Effect<number>
   /** The start of the oldest window kept (when retention next has work). */
   readonly oldestWindow: Effect.Effect<Option.Option<Millis>>
 }>() {}

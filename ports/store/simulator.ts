@@ -1,4 +1,4 @@
-import { Context, type Effect } from "effect"
+import { Context, type Effect, type Option } from "effect"
 import type { Millis, SaudiMobile } from "../../core/shared/brands.ts"
 
 export interface SimulatedSms {
@@ -13,4 +13,8 @@ export class SimulatedSmsRepo extends Context.Tag("ports/SimulatedSmsRepo")<Simu
   readonly append: (sms: SimulatedSms) => Effect.Effect<void>
   /** Newest first. */
   readonly listTo: (to: SaudiMobile, limit: number) => Effect.Effect<ReadonlyArray<SimulatedSms>>
+  /** Retention: drops at most `limit` texts sent before `before`, oldest first; answers how many went. */
+  readonly prune: (before: Millis, limit: number) => Effect.Effect<number>
+  /** When the oldest text kept was sent. */
+  readonly oldest: Effect.Effect<Option.Option<Millis>>
 }>() {}

@@ -102,4 +102,18 @@ export class WebhookDeliveriesRepo extends Context.Tag("ports/WebhookDeliveriesR
    * delivery's next attempt (a leased one at its lease's end). None when nothing waits.
    */
   readonly nextDue: Effect.Effect<Option.Option<Millis>>
+  /**
+   * Retention of the delivery log: drops at most `limit` finished deliveries (succeeded or given up, never a
+   * pending one) created before `before`, with their attempts; answers how many deliveries went.
+   */
+  readonly pruneLog: (before: Millis, limit: number) => Effect.Effect<number>
+  /**
+   * Retention of the outbox: drops at most `limit` events appended before `before` that the dispatcher has routed
+   * and none of whose deliveries is pending; answers how many went.
+   */
+  readonly pruneOutbox: (before: Millis, limit: number) => Effect.Effect<number>
+  /** When the oldest finished delivery, and the oldest outbox event `pruneOutbox` could drop, were created. */
+  readonly oldestPrunable: Effect.Effect<
+    { readonly delivery: Option.Option<Millis>; readonly event: Option.Option<Millis> }
+  >
 }>() {}

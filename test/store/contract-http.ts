@@ -1,5 +1,6 @@
 import { assert } from "@effect/vitest"
 import { Effect } from "effect"
+import { inBatches } from "../../adapters/retention.ts"
 import type { IdempotencyKey } from "../../core/shared/idempotency-key.ts"
 import { CredentialsRepo, IdempotencyRepo, type IdempotencyRequest, RateLimitRepo } from "../../ports/store/mod.ts"
 import { type It, uuid } from "./fixtures.ts"
@@ -23,7 +24,7 @@ export const httpContract = (it: It) => {
       )
       assert.strictEqual(yield* hit(key, 120_000), 1)
       assert.strictEqual(yield* hit(other, 60_000), 1)
-      yield* limits.prune(120_000)
+      yield* inBatches((limit) => limits.prune(120_000, limit))
       assert.strictEqual(yield* hit(key, 60_000), 1)
       assert.strictEqual(yield* hit(key, 120_000), 2)
     }))
@@ -88,7 +89,7 @@ export const httpContract = (it: It) => {
       assert.deepStrictEqual(yield* idem.claim(later), { _tag: "Claimed" })
       assert.deepStrictEqual(yield* idem.claim({ ...later, now: 6_000 }), { _tag: "InProgress" })
       assert.deepStrictEqual(yield* idem.claim({ ...r, now: 6_000 }), { _tag: "Reused" })
-      yield* idem.prune(10_000)
+      yield* inBatches((limit) => idem.prune(10_000, limit))
       assert.deepStrictEqual(yield* idem.claim({ ...r, now: 6_000 }), { _tag: "Claimed" })
     }))
 

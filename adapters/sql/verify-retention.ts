@@ -1,0 +1,121 @@
+/**
+ * Verify's retention on PostgreSQL / PGlite (ports/store/verify-retention.ts): each prune is one DELETE of at most
+ * `limit` rows found by an index, run on its own (autocommit) so it holds its row locks for one short statement.
+ * A row is chosen by its `ctid` and the condition is repeated, so a row a concurrent statement changed is left
+ * for the next run instead of being deleted on the strength of its old version.
+ */
+import { Effect, Layer, Option } from "effect"
+import type { Millis } from "../../core/shared/brands.ts"
+import { VerifyRetentionRepo } from "../../ports/store/verify-retention.ts"
+import { client, num, numOrNull, type Row } from "./rows.ts"
+
+const count = (rows: ReadonlyArray<Row>) => num(rows[0].n)
+const at = (value: unknown): Option.Option<Millis> => Option.fromNullable(numOrNull(value) as Millis | null)
+
+/** The send counters of migration verify/0002; a store migrated before it has none to prune. */
+const counterTables = ["verify_destinations", "verify_client_ips", "verify_spend", "verify_guard"] as const
+
+export const VerifyRetentionRepoSql = Layer.effect(
+  VerifyRetentionRepo,
+  Effect.gen(function* () {
+    const sql = yield* client
+    const present = yield* sql`SELECT ${
+      sql.literal(counterTables.map((t) => `to_regclass('${t}') IS NOT NULL AS ${t}`).join(", "))
+    }`.pipe(Effect.map((rows) => rows[0] as Record<(typeof counterTables)[number], boolean>), Effect.orDie)
+    const none = Effect.succeed(0)
+    const absent = Effect.succeed(Option.none<Millis>())
+
+    // `id` follows insertion, and `sent_at` with it (the platform clock only moves forward): a batch looks at the
+    // `limit` lowest ids (the primary key, no other index) and drops those old enough, so a batch never scans
+    // past the oldest young send, and a short batch means the oldest sends left are young.
+    const pruneSends = (before: Millis, limit: number) =>
+      sql`WITH gone AS (
+          DELETE FROM verify_sends WHERE id = ANY (ARRAY(
+            SELECT id FROM (SELECT id, sent_at FROM verify_sends ORDER BY id LIMIT ${limit}) lowest
+            WHERE sent_at < ${before}))
+          RETURNING 1)
+        SELECT count(*) AS n FROM gone`.pipe(Effect.map(count), Effect.orDie)
+
+    // Terminal live and partner verifications (index `verifications_retention`, migration usage/0002).
+    const pruneVerifications = (createdBefore: Millis, verifiedBefore: Millis, limit: number) =>
+      sql`WITH gone AS (
+          DELETE FROM verifications WHERE ctid = ANY (ARRAY(
+            SELECT ctid FROM verifications
+            WHERE status <> 'pending' AND mode NOT IN ('test', 'partner_test') AND created_at < ${createdBefore}
+              AND coalesce(verified_at, 0) < ${verifiedBefore}
+            ORDER BY created_at LIMIT ${limit}))
+            AND status <> 'pending' AND mode NOT IN ('test', 'partner_test')
+          RETURNING 1)
+        SELECT count(*) AS n FROM gone`.pipe(Effect.map(count), Effect.orDie)
+
+    const pruneDestinationCounters = (before: Millis, limit: number) =>
+      !present.verify_destinations ? none : sql`WITH gone AS (
+          DELETE FROM verify_destinations WHERE ctid = ANY (ARRAY(
+            SELECT ctid FROM verify_destinations WHERE latest < ${before} ORDER BY latest LIMIT ${limit}))
+            AND latest < ${before}
+          RETURNING 1)
+        SELECT count(*) AS n FROM gone`.pipe(Effect.map(count), Effect.orDie)
+
+    const pruneClientIpCounters = (before: Millis, limit: number) =>
+      !present.verify_client_ips ? none : sql`WITH gone AS (
+          DELETE FROM verify_client_ips WHERE ctid = ANY (ARRAY(
+            SELECT ctid FROM verify_client_ips WHERE latest < ${before} ORDER BY latest LIMIT ${limit}))
+            AND latest < ${before}
+          RETURNING 1)
+        SELECT count(*) AS n FROM gone`.pipe(Effect.map(count), Effect.orDie)
+
+    // One row per application and day, and only the day before today is ever old: a small scan.
+    const pruneSpendDays = (before: Millis, limit: number) =>
+      !present.verify_spend ? none : sql`WITH gone AS (
+          DELETE FROM verify_spend WHERE ctid = ANY (ARRAY(
+            SELECT ctid FROM verify_spend WHERE day_start < ${before} LIMIT ${limit}))
+          RETURNING 1)
+        SELECT count(*) AS n FROM gone`.pipe(Effect.map(count), Effect.orDie)
+
+    const pruneGuardMinutes = (before: Millis, limit: number) =>
+      !present.verify_guard ? none : sql`WITH gone AS (
+          DELETE FROM verify_guard WHERE ctid = ANY (ARRAY(
+            SELECT ctid FROM verify_guard WHERE minute < ${before} ORDER BY minute LIMIT ${limit}))
+          RETURNING 1)
+        SELECT count(*) AS n FROM gone`.pipe(Effect.map(count), Effect.orDie)
+
+    const oldestOf = (table: (typeof counterTables)[number], column: string) =>
+      !present[table] ? absent : sql`SELECT min(${sql.literal(column)}) AS at FROM ${sql.literal(table)}`.pipe(
+        Effect.map((rows) => at(rows[0].at)),
+        Effect.orDie,
+      )
+
+    const oldest = Effect.all({
+      send: sql`SELECT sent_at AS at FROM verify_sends ORDER BY id LIMIT 1`.pipe(
+        Effect.map((rows) => (rows.length === 0 ? Option.none<Millis>() : at(rows[0].at))),
+        Effect.orDie,
+      ),
+      verification: sql`SELECT min(created_at) AS at FROM verifications
+        WHERE status <> 'pending' AND mode NOT IN ('test', 'partner_test')`.pipe(
+        Effect.map((rows) => at(rows[0].at)),
+        Effect.orDie,
+      ),
+      destination: oldestOf("verify_destinations", "latest"),
+      clientIp: oldestOf("verify_client_ips", "latest"),
+      spendDay: oldestOf("verify_spend", "day_start"),
+      guardMinute: oldestOf("verify_guard", "minute"),
+    }).pipe(Effect.map(({ clientIp, destination, ...rest }) => ({
+      ...rest,
+      capCounter: Option.isNone(destination)
+        ? clientIp
+        : Option.isNone(clientIp)
+        ? destination
+        : Option.some(Math.min(destination.value, clientIp.value)),
+    })))
+
+    return {
+      pruneSends,
+      pruneVerifications,
+      pruneDestinationCounters,
+      pruneClientIpCounters,
+      pruneSpendDays,
+      pruneGuardMinutes,
+      oldest,
+    }
+  }),
+)

@@ -19,6 +19,7 @@ import { product } from "../product.ts"
 import { inBatches, retentionJob } from "../retention.ts"
 import { migration as foundation } from "../sql/migrations/platform/0001_foundation.ts"
 import { migration as platformSecret } from "../sql/migrations/platform/0002_platform_secret.ts"
+import { migration as unloggedRateWindows } from "../sql/migrations/platform/0003_unlogged_rate_windows.ts"
 import { IdempotencyRepoSql } from "../sql/idempotency.ts"
 import { JobsRepoSql } from "../sql/jobs.ts"
 import { OutboxRepoSql } from "../sql/outbox.ts"
@@ -75,6 +76,6 @@ export const platformProduct = product({
     JobsRepoSql,
     SqlPlatformSecret,
   ),
-  migrations: [foundation, platformSecret],
+  migrations: [foundation, platformSecret, unloggedRateWindows],
   jobs: platformRetention,
 })

@@ -8,6 +8,7 @@ import { SimulatedSmsRepoMemory } from "../memory/simulator.ts"
 import { product } from "../product.ts"
 import { smsSimulatorRetention } from "../retention.ts"
 import { migration as simSms } from "../sql/migrations/sms-simulator/0001_sim_sms.ts"
+import { migration as simSmsUnlogged } from "../sql/migrations/sms-simulator/0002_unlogged.ts"
 import { SimulatedSmsRepoSql } from "../sql/simulator.ts"
 
 export const smsSimulatorProduct = product({
@@ -15,7 +16,7 @@ export const smsSimulatorProduct = product({
   selected: (settings) => settings.smsProvider === "simulator",
   memory: SimulatedSmsRepoMemory,
   sql: SimulatedSmsRepoSql,
-  migrations: [simSms],
+  migrations: [simSms, simSmsUnlogged],
   operations: smsSimulatorOperations,
   jobs: smsSimulatorRetention,
 })

@@ -17,6 +17,7 @@ import {
 } from "../memory/verify.ts"
 import { product } from "../product.ts"
 import { migration as verify } from "../sql/migrations/verify/0001_verify.ts"
+import { migration as sendCounters } from "../sql/migrations/verify/0002_send_counters.ts"
 import {
   SandboxDestinationsRepoSql,
   VerificationsRepoSql,
@@ -64,7 +65,7 @@ export const verifyProduct = product({
     SandboxDestinationsRepoSql,
     VerifyRetentionRepoSql,
   ),
-  migrations: [verify],
+  migrations: [verify, sendCounters],
   services: () => Layer.provideMerge(VerifyConsole.Default, Verify.Default),
   operations: [...verifyOperations, ...verifyConsoleOperations],
   jobs: Effect.map(Effect.all([sweep, verifyRetention]), (lists) => lists.flat()),

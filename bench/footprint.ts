@@ -1,0 +1,283 @@
+/**
+ * Issue 13's embedded-footprint benchmark: the Node host's memory and the store's size on disk over many
+ * verifications. Prints figures; asserts nothing about timing.
+ *
+ *   npx tsx bench/footprint.ts [--store pglite|postgres|both|memory] [--verifications N] [--every N] [--clients C]
+ *                              [--keys K] [--database-url URL] [--pglite-dir DIR]
+ *   (also `npm run bench -- footprint ...`)
+ *
+ * Defaults: PGlite, 50,000 verifications, a row every 10,000, 16 clients, 500 keys; PostgreSQL at
+ * $DATABASE_URL or postgres://postgres@127.0.0.1:5432/test in a fresh schema (dropped at the end). `--store
+ * memory` runs the host on its memory store (nothing on disk): what the host itself holds, for comparison.
+ *
+ * The Node host runs as its own process (`node --import tsx hosts/node.ts`, bench/verify-lib's `startHost`)
+ * with the SMS simulator: on PGlite with a real data directory (a fresh temporary one, removed at the end,
+ * unless --pglite-dir names one, which is kept), or on PostgreSQL. The console sets up one application with
+ * many keys (bench/verify-lib's `setupThroughConsole`); each client loops start → the simulator's SMS log →
+ * check, which must answer `verified`. Every `--every` verifications it prints:
+ * - the host's resident set (VmRSS of /proc/<pid>/status) and its peak so far (VmHWM);
+ * - the store on disk: PGlite, the data directory as `du` counts it (allocated blocks), and its WAL
+ *   (pg_wal) apart; PostgreSQL, the schema's relations (pg_total_relation_size: tables, indexes, TOAST),
+ *   since the database is shared with other schemas, and the server's WAL directory (pg_ls_waldir), which is
+ *   server-wide;
+ * - what the store grew by since the previous row (bytes on disk per `--every` verifications);
+ * - verifications per second since the previous row.
+ */
+import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs"
+import { loadavg, tmpdir } from "node:os"
+import { join } from "node:path"
+import pg from "pg"
+import { setupThroughConsole } from "./verify-lib/project.ts"
+import {
+  codeIn,
+  destination,
+  fmt,
+  freshSchema,
+  type Host,
+  makeHttp,
+  startHost,
+  statusKb,
+  StatusMix,
+} from "./verify-lib/support.ts"
+
+type Store = "pglite" | "postgres" | "memory"
+
+const argv = process.argv.slice(2)
+const arg = (name: string): string | undefined => {
+  const i = argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`))
+  if (i < 0) return undefined
+  return argv[i].includes("=") ? argv[i].slice(argv[i].indexOf("=") + 1) : argv[i + 1]
+}
+const positive = (name: string, fallback: number): number => {
+  const v = arg(name)
+  if (v === undefined) return fallback
+  const n = Number(v.replaceAll("_", ""))
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`--${name} must be a positive integer`)
+  return n
+}
+const storeArg = arg("store") ?? "pglite"
+if (storeArg !== "pglite" && storeArg !== "postgres" && storeArg !== "both" && storeArg !== "memory") {
+  throw new Error("--store pglite|postgres|both|memory")
+}
+const stores: ReadonlyArray<Store> = storeArg === "both" ? ["pglite", "postgres"] : [storeArg]
+const verifications = positive("verifications", 50_000)
+const every = positive("every", 10_000)
+const clients = positive("clients", 16)
+const keys = positive("keys", 500)
+const databaseUrl = arg("database-url") ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
+const pgliteDir = arg("pglite-dir")
+
+const log = (line = "") => process.stdout.write(`${line}\n`)
+const mb = (bytes: number) => `${fmt(bytes / 1e6, 1)} MB`
+
+// ---------------------------------------------------------------------------------------------------------------
+// The store on disk
+
+interface Disk {
+  /** Bytes the store takes on disk. */
+  readonly total: number
+  /** Bytes of write-ahead log (server-wide on PostgreSQL). */
+  readonly wal: number
+  readonly walSegments: number
+}
+
+/** Allocated bytes under `path`, as `du` counts them (each inode once). */
+const duBytes = (path: string, seen = new Set<number>()): number => {
+  const st = statSync(path, { bigint: false })
+  if (seen.has(st.ino)) return 0
+  seen.add(st.ino)
+  let sum = st.blocks * 512
+  if (st.isDirectory()) { for (const name of readdirSync(path)) sum += duBytes(join(path, name), seen) }
+  return sum
+}
+
+const pgliteDisk = (dir: string) => (): Promise<Disk> => {
+  const walDir = join(dir, "pg_wal")
+  const segments = readdirSync(walDir).filter((f) => /^[0-9A-F]{24}$/.test(f))
+  return Promise.resolve({ total: duBytes(dir), wal: duBytes(walDir), walSegments: segments.length })
+}
+
+const postgresDisk = (client: pg.Client, schema: string) => async (): Promise<Disk> => {
+  const rel = await client.query(
+    `SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint AS bytes
+       FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE n.nspname = $1 AND c.relkind IN ('r', 'm')`,
+    [schema],
+  )
+  const wal = await client.query(
+    `SELECT count(*)::int AS n, coalesce(sum(size), 0)::bigint AS bytes FROM pg_ls_waldir()`,
+  )
+  return { total: Number(rel.rows[0].bytes), wal: Number(wal.rows[0].bytes), walSegments: wal.rows[0].n }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// One store
+
+interface Row {
+  readonly verifications: number
+  readonly seconds: number
+  readonly rssKb: number
+  readonly hwmKb: number
+  readonly disk: Disk
+}
+
+const header = `| verifications | host RSS | peak RSS | on disk | WAL (segments) | disk growth | verifications/s |`
+
+const runStore = async (store: Store) => {
+  const cleanups: Array<() => Promise<void>> = []
+  try {
+    let host: Host
+    let disk: () => Promise<Disk>
+    let where: string
+    if (store === "pglite") {
+      const parent = pgliteDir ?? mkdtempSync(join(tmpdir(), "footprint-"))
+      if (!pgliteDir) cleanups.unshift(() => Promise.resolve(rmSync(parent, { recursive: true, force: true })))
+      const dir = pgliteDir ?? join(parent, "pglite")
+      host = await startHost({ PGLITE_DIR: dir })
+      disk = pgliteDisk(dir)
+      where = `PGlite in ${dir}`
+    } else if (store === "memory") {
+      host = await startHost({ STORE: "memory" })
+      disk = () => Promise.resolve({ total: 0, wal: 0, walSegments: 0 })
+      where = "the memory store (no SQL: what the host holds by itself)"
+    } else {
+      const fresh = await freshSchema(databaseUrl, "footprint")
+      cleanups.unshift(fresh.drop)
+      host = await startHost({ DATABASE_URL: fresh.url })
+      const admin = new pg.Client({ connectionString: databaseUrl })
+      await admin.connect()
+      cleanups.unshift(() => admin.end())
+      disk = postgresDisk(admin, fresh.schema)
+      where = `PostgreSQL, schema ${fresh.schema}`
+    }
+    cleanups.unshift(host.stop)
+    const t = performance.now()
+    const setup = await setupThroughConsole(host, keys)
+    log(`\n## ${store}: ${where}; host pid ${host.pid}`)
+    log(`${setup.keys.length} keys made through the console in ${((performance.now() - t) / 1000).toFixed(1)} s`)
+
+    const rows: Array<Row> = []
+    const reading = async (n: number, t0: number): Promise<Row> => ({
+      verifications: n,
+      seconds: (performance.now() - t0) / 1000,
+      rssKb: statusKb(host.pid, "VmRSS"),
+      hwmKb: statusKb(host.pid, "VmHWM"),
+      disk: await disk(),
+    })
+    const print = (r: Row) => {
+      const prev = rows.at(-2)
+      const growth = prev ? r.disk.total - prev.disk.total : Number.NaN
+      const perEvery = prev ? (growth * every) / (r.verifications - prev.verifications) : Number.NaN
+      const rate = prev ? (r.verifications - prev.verifications) / (r.seconds - prev.seconds) : Number.NaN
+      log(
+        `| ${fmt(r.verifications)} | ${fmt(r.rssKb / 1024)} MB | ${fmt(r.hwmKb / 1024)} MB | ${mb(r.disk.total)} | ${
+          mb(r.disk.wal)
+        } (${r.disk.walSegments}) | ${prev ? mb(perEvery) : "-"} | ${prev ? fmt(rate) : "-"} |`,
+      )
+    }
+
+    log(`${clients} clients, ${fmt(verifications)} verifications; load average ${loadavg()[0].toFixed(1)}`)
+    log(header)
+    log(`|---|---|---|---|---|---|---|`)
+    const t0 = performance.now()
+    rows.push(await reading(0, t0))
+    print(rows[0])
+
+    const http = makeHttp(host.baseUrl, clients)
+    const request = (...a: Parameters<typeof http.request>) =>
+      http.request(...a).catch((e: NodeJS.ErrnoException) => ({ status: e.code ?? "network error", body: String(e) }))
+    const startMix = new StatusMix()
+    const checkMix = new StatusMix()
+    const failures: Array<string> = []
+    const fail = (what: string) => failures.length < 5 && failures.push(what)
+    let started = 0
+    let refused = 0
+    let verified = 0
+    let nextKey = 0
+    let nextRow = every
+    let pending: Promise<void> = Promise.resolve()
+    const key = () => setup.keys[nextKey++ % setup.keys.length]
+
+    const client = async () => {
+      while (started < verifications) {
+        const to = destination(started++)
+        const s = await request("POST", "/v1/verify/start", key(), { to })
+        startMix.add(s.status)
+        if (s.status !== 200) {
+          fail(`start ${s.status} ${s.body}`)
+          if (++refused > 100) throw new Error(`over 100 starts refused: ${failures.join(" | ")}`)
+          started--
+          continue
+        }
+        const id = JSON.parse(s.body).id as string
+        const r = await request("GET", `/console/v1/simulator/sms?to=${encodeURIComponent(to)}`, host.consoleToken)
+        if (r.status !== 200) {
+          fail(`read ${r.status} ${r.body}`)
+          continue
+        }
+        const c = await request("POST", "/v1/verify/check", key(), {
+          id,
+          code: codeIn(JSON.parse(r.body).data[0].text),
+        })
+        const ok = c.status === 200 && JSON.parse(c.body).status === "verified"
+        checkMix.add(ok ? "200 verified" : c.status)
+        if (!ok) {
+          fail(`check ${c.status} ${c.body}`)
+          continue
+        }
+        verified++
+        if (verified === nextRow) {
+          nextRow += every
+          const n = verified
+          // Readings are taken while the other clients keep going; rows are printed in order.
+          pending = pending.then(async () => {
+            rows.push(await reading(n, t0))
+            print(rows.at(-1)!)
+          })
+        }
+      }
+    }
+    await Promise.all(Array.from({ length: clients }, client))
+    await pending
+    http.close()
+    if (verified % every !== 0) {
+      rows.push(await reading(verified, t0))
+      print(rows.at(-1)!)
+    }
+    const first = rows[1] ?? rows[0]
+    const last = rows.at(-1)!
+    log(
+      `\n${fmt(verified)} verified in ${fmt(last.seconds, 0)} s (${
+        fmt(verified / last.seconds)
+      }/s); start {${startMix}}; check {${checkMix}}`,
+    )
+    log(
+      `host RSS: ${fmt(first.rssKb / 1024)} MB at the first row, ${fmt(last.rssKb / 1024)} MB at the last (${
+        last.rssKb >= first.rssKb ? "+" : ""
+      }${fmt((last.rssKb - first.rssKb) / 1024)} MB); peak ${fmt(last.hwmKb / 1024)} MB`,
+    )
+    log(
+      `on disk: ${mb(rows[0].disk.total)} before, ${mb(last.disk.total)} after: ${
+        mb(((last.disk.total - rows[0].disk.total) * every) / Math.max(1, verified))
+      } per ${fmt(every)} verifications; WAL ${mb(last.disk.wal)} in ${last.disk.walSegments} segments${
+        store === "postgres" ? " (server-wide)" : ""
+      }`,
+    )
+    if (failures.length > 0) log(`first failures: ${failures.join(" | ")}`)
+  } finally {
+    for (const f of cleanups) await f().catch((e) => console.error(e))
+  }
+}
+
+const main = async () => {
+  log(`# Embedded footprint: ${stores.join(", ")}; ${fmt(verifications)} verifications; ${clients} clients`)
+  for (const store of stores) await runStore(store)
+}
+
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e)
+    process.exit(1)
+  },
+)

@@ -47,6 +47,18 @@ describe.each(hostNames.map((h) => [h] as [HostName]))("the %s host as a process
     expect(res.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/)
   })
 
+  it("header fields over 16 KiB answer 431 headers_too_large on every host, a field given twice counted twice", async () => {
+    const get = (headers: Record<string, string> | Array<[string, string]>) =>
+      fetch(`${p.baseUrl}/healthz`, { headers })
+    expect((await get({ "x-big": "x".repeat(20_000) })).status).toBe(431)
+    expect((await get({ "x-big": "x".repeat(16_000) })).status).toBe(200)
+    const twice = await get([["x-big", "x".repeat(9_000)], ["x-big", "y".repeat(9_000)]])
+    expect(twice.status).toBe(431)
+    expect(await twice.json()).toMatchObject({ error: "headers_too_large" })
+    // A GET with no other header read before the count: the count still sees every field.
+    expect((await get([["x-a", "x".repeat(8_500)], ["x-b", "y".repeat(8_500)]])).status).toBe(431)
+  })
+
   it("an unknown route is 404 not_found", async () => {
     const res = await call("GET", "/v1/nothing-here")
     expect(res.status).toBe(404)

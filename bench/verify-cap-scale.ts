@@ -142,6 +142,9 @@ const runStore = async (store: "pglite" | "postgres") => {
           if (res.status !== 200 && firstFailures.length < 5) firstFailures.push(`${res.status} ${res.body}`)
         }
       }))
+      if ((b.mix.counts.get("200") ?? 0) === 0) {
+        throw new Error(`no start of codes ${c * chunk + 1}-${end} answered 200: ${firstFailures.join(" | ")}`)
+      }
       b.seconds += (performance.now() - t0) / 1000
       b.hostCpu += processCpuSeconds(host.pid) - cpu0
       if (c < chunks - 1) {

@@ -244,6 +244,7 @@ export const traceOne = async (host: Host, setup: Setup) => {
   }
   await mark()
   const s = await http.request("POST", "/v1/verify/start", setup.keys[0], { to })
+  if (s.status !== 200) throw new Error(`trace: start answered ${s.status} ${s.body}`)
   const startSql = await mark()
   const r = await http.request("GET", `/console/v1/simulator/sms?to=${encodeURIComponent(to)}`, host.consoleToken)
   const readSql = await mark()

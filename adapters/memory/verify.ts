@@ -10,6 +10,7 @@ import {
 import { minuteOf } from "../../core/verify/guard.ts"
 import { addTo, deleteIn, memoryTables, pushUnder, removeAt, setIn, violation } from "./db.ts"
 import { accountTables } from "./accounts.ts"
+import { chargeIn, walletTables } from "./wallet.ts"
 import { appendEvents, outboxTables } from "./outbox.ts"
 
 export const verifyTables = () => ({
@@ -102,7 +103,7 @@ const guardStats = (t: Tables, applicationId: string, epoch: number, since: numb
 
 export const VerifySendsRepoMemory = Layer.effect(
   VerifySendsRepo,
-  Effect.map(memoryTables(verifyTables, accountTables), (db) => ({
+  Effect.map(memoryTables(verifyTables, accountTables, walletTables), (db) => ({
     claimCaps: (c) =>
       db.read((t) => {
         const saved = t.verifySettings.get(c.applicationId)
@@ -120,6 +121,9 @@ export const VerifySendsRepoMemory = Layer.effect(
       }),
     record: (r) =>
       db.write((t, record) => {
+        // The wallet first, as in the SQL statement: with no room in it, nothing else is judged or written.
+        const charged = r.charge === null ? null : chargeIn(t, record, r.charge)
+        if (charged !== null && Option.isNone(charged)) return { charged, spendAdmitted: true, guard: null }
         const v = r.verification.value
         if (r.verification._tag === "Insert") {
           if (t.verifications.has(v.id)) violation(`duplicate verification ${v.id}`)
@@ -135,6 +139,7 @@ export const VerifySendsRepoMemory = Layer.effect(
         }
         pushUnder(t.sendsByApplication, r.send.applicationId, r.send, record)
         return {
+          charged,
           spendAdmitted,
           guard: r.guardSince === null ? null : guardStats(t, v.applicationId, r.guard.epoch, r.guardSince),
         }
@@ -148,6 +153,12 @@ export const VerifySendsRepoMemory = Layer.effect(
             return removeAt(sends, i, record)
           }
         }
+      }),
+    spendAdmits: (applicationId, dayStart, price, cap) =>
+      db.read((t) => {
+        let spent = 0
+        for (const s of t.sendsByApplication.get(applicationId) ?? []) if (s.sentAt >= dayStart) spent += s.priceHalalas
+        return spent + price <= cap
       }),
     guardStats: (applicationId, epoch, since) => db.read((t) => guardStats(t, applicationId, epoch, since)),
     insert: (send) => db.write((t, record) => pushUnder(t.sendsByApplication, send.applicationId, send, record)),

@@ -2,6 +2,7 @@
 import { Effect, Layer, Option } from "effect"
 import { Wallet } from "../../core/limits.ts"
 import {
+  type Charged,
   type LedgerEntry,
   type Proforma,
   ProformasRepo,
@@ -60,16 +61,25 @@ const copy = (e: LedgerEntry): LedgerEntry => ({
 const settingsOf = (t: Tables, accountId: string): WalletSettings =>
   t.walletSettings.get(accountId) ?? defaultWalletSettings
 
+const add = (t: Tables, record: Recorder, entry: LedgerEntry) => {
+  const balance = move(t, record, entry.accountId, entry.amountHalalas)
+  pushUnder(t.ledger, entry.accountId, copy(entry), record)
+  return balance
+}
+
+/** A charge (a negative entry) inside a write: none when the balance is short, as the SQL statement. */
+export const chargeIn = (t: Tables, record: Recorder, entry: LedgerEntry): Option.Option<Charged> => {
+  const balance = t.wallets.get(entry.accountId)
+  if (balance === undefined || balance < -entry.amountHalalas) return Option.none()
+  const after = add(t, record, entry)
+  return Option.some({ balance: after, settings: settingsOf(t, entry.accountId) })
+}
+
 export const WalletRepoMemory = Layer.effect(
   WalletRepo,
   Effect.map(memoryTables(walletTables), (db) => {
     const entriesSince = (t: Tables, accountId: string, since: number) =>
       (t.ledger.get(accountId) ?? []).filter((e) => e.at >= since)
-    const add = (t: Tables, record: Recorder, entry: LedgerEntry) => {
-      const balance = move(t, record, entry.accountId, entry.amountHalalas)
-      pushUnder(t.ledger, entry.accountId, copy(entry), record)
-      return balance
-    }
     return {
       balance: (accountId) => db.read((t) => t.wallets.get(accountId) ?? 0),
       add: (entry) => db.write((t, record) => add(t, record, entry)),
@@ -87,13 +97,7 @@ export const WalletRepoMemory = Layer.effect(
           pushUnder(t.topups, topup.accountId, { ...topup }, record)
           return balance
         }),
-      charge: (entry) =>
-        db.write((t, record) => {
-          const balance = t.wallets.get(entry.accountId)
-          if (balance === undefined || balance < -entry.amountHalalas) return Option.none()
-          const after = add(t, record, entry)
-          return Option.some({ balance: after, settings: settingsOf(t, entry.accountId) })
-        }),
+      charge: (entry) => db.write((t, record) => chargeIn(t, record, entry)),
       summary: (accountId, since) =>
         db.read((t) => {
           const totals = { credit: 0, charge: 0, refund: 0 }

@@ -13,6 +13,7 @@ import {
   VerifySettingsRepo,
 } from "../../ports/store/verify.ts"
 import { client, first, json, num, numOrNull, type Row, toJson } from "./rows.ts"
+import { chargeCtes, chargedColumns, chargeParams, toCharged } from "./wallet.ts"
 
 export const verificationColumns =
   `id, application_id, account_id, "to", channel, reference, client_ip, mode, status, attempts,
@@ -113,44 +114,72 @@ const verificationUpdate = `UPDATE verifications SET application_id = $2, accoun
   code_hash = $13, expires_at = $14, verified_at = $15, created_at = $16, updated_at = $17 WHERE id = $1`
 
 /**
- * A send's record: `$1..$17` its verification, `$18` the price, `$19` the guard's epoch, `$20` its minute,
- * `$21` the send's client IP, `$22` its time; with spend `$23` the Riyadh day's start and `$24` the cap; with
- * the guard's read, the minute its rolling hour begins (`$25`, or `$23` without spend).
+ * A send's record: `$1..$17` its verification, `$18` the price, `$19` the guard's epoch, `$20` its minute, `$21`
+ * the send's client IP, `$22` its time; then, as the record asks, the spend's day start and cap, the charge's
+ * parameters (`chargeCtes`), and the minute the guard's rolling hour begins.
+ *
+ * The rows other starts also want are taken in one order, whatever the plan: the wallet's (`charged`, read by
+ * the outer query's FROM), then the day's spend (`sp`, read by the outer query and reading `charged`), then the
+ * guard's minute (`g`, run after the outer query); the verification and the send, which no other start wants,
+ * last. With no room in the wallet, nothing after it is judged.
  */
-const recordText = (update: boolean, spend: boolean, guard: boolean) => {
-  const since = spend ? 25 : 23
-  return `WITH v AS (${update ? verificationUpdate : verificationInsert}),
-    s AS (
+const recordText = (update: boolean, spend: boolean, charge: boolean, guard: boolean) => {
+  let next = 23
+  const day = spend ? `$${next++}` : ""
+  const cap = spend ? `$${next++}` : ""
+  const chargeAt = next
+  if (charge) next += 7
+  const since = guard ? `$${next++}` : ""
+  const afterCharge = charge ? " FROM charged" : ""
+  const ctes = [
+    ...(charge ? [chargeCtes((i) => `$${chargeAt + i}`)] : []),
+    ...(spend
+      ? [`sp AS (
+      INSERT INTO verify_spend AS sp (application_id, day_start, spent_halalas)
+      SELECT $2, ${day}::bigint, $18::bigint${afterCharge} WHERE $18::bigint <= coalesce(${cap}::bigint, 9223372036854775807)
+      ON CONFLICT (application_id, day_start) DO UPDATE SET spent_halalas = sp.spent_halalas + EXCLUDED.spent_halalas
+      WHERE sp.spent_halalas + EXCLUDED.spent_halalas <= coalesce(${cap}::bigint, 9223372036854775807)
+      RETURNING 1
+    )`]
+      : []),
+    `g AS (
+      INSERT INTO verify_guard AS g (application_id, epoch, minute, sends, verified)
+      SELECT $2, $19::bigint, $20::bigint, 1, 0${afterCharge}
+      ON CONFLICT (application_id, epoch, minute) DO UPDATE SET sends = g.sends + 1
+    )`,
+    `v AS (${update ? verificationUpdate : verificationInsert})`,
+    `sent AS (
       INSERT INTO verify_sends (verification_id, application_id, "to", client_ip, price_halalas, sent_at)
       VALUES ($1, $2, $4, $21::text, $18::bigint, $22::bigint)
-    ),
-    g AS (
-      INSERT INTO verify_guard AS g (application_id, epoch, minute, sends, verified)
-      VALUES ($2, $19::bigint, $20::bigint, 1, 0)
-      ON CONFLICT (application_id, epoch, minute) DO UPDATE SET sends = g.sends + 1
-    )` +
-    (spend
-      ? `, sp AS (
-      INSERT INTO verify_spend AS sp (application_id, day_start, spent_halalas)
-      SELECT $2, $23::bigint, $18::bigint WHERE $18::bigint <= coalesce($24::bigint, 9223372036854775807)
-      ON CONFLICT (application_id, day_start) DO UPDATE SET spent_halalas = sp.spent_halalas + EXCLUDED.spent_halalas
-      WHERE sp.spent_halalas + EXCLUDED.spent_halalas <= coalesce($24::bigint, 9223372036854775807)
-      RETURNING 1
-    )`
-      : "") +
-    ` SELECT ${spend ? "EXISTS (SELECT 1 FROM sp)" : "true"} AS spend` +
-    (guard
-      ? `, (SELECT coalesce(sum(sends), 0) FROM verify_guard
-        WHERE application_id = $2 AND epoch = $19::bigint AND minute >= $${since}::bigint) AS guard_sends,
-      (SELECT coalesce(sum(verified), 0) FROM verify_guard
-        WHERE application_id = $2 AND epoch = $19::bigint AND minute >= $${since}::bigint) AS guard_verified`
+    )`,
+  ]
+  const columns = [
+    `${spend ? "EXISTS (SELECT 1 FROM sp)" : "true"} AS spend`,
+    ...(charge ? [chargedColumns] : []),
+    ...(guard
+      ? [
+        `(SELECT coalesce(sum(sends), 0) FROM verify_guard
+        WHERE application_id = $2 AND epoch = $19::bigint AND minute >= ${since}::bigint) AS guard_sends`,
+        `(SELECT coalesce(sum(verified), 0) FROM verify_guard
+        WHERE application_id = $2 AND epoch = $19::bigint AND minute >= ${since}::bigint) AS guard_verified`,
+      ]
+      : []),
+  ]
+  return `WITH ${ctes.join(",\n    ")}
+  SELECT ${columns.join(", ")}` +
+    (charge
+      ? ` FROM (SELECT 1) AS one LEFT JOIN charged c ON true LEFT JOIN wallet_settings s ON s.account_id = c.account_id`
       : "")
 }
 
 const recordTexts = new Map<string, string>()
 for (const update of [false, true]) {
   for (const spend of [false, true]) {
-    for (const guard of [false, true]) recordTexts.set(`${update}${spend}${guard}`, recordText(update, spend, guard))
+    for (const charge of [false, true]) {
+      for (const guard of [false, true]) {
+        recordTexts.set(`${update}${spend}${charge}${guard}`, recordText(update, spend, charge, guard))
+      }
+    }
   }
 }
 
@@ -285,10 +314,18 @@ export const VerifySendsRepoSql = Layer.effect(
       const params = verificationParams(r.verification.value)
       params.push(r.send.priceHalalas, r.guard.epoch, r.guard.minute, r.send.clientIp, r.send.sentAt)
       if (r.spend !== null) params.push(r.spend.dayStart, r.spend.capHalalas)
+      if (r.charge !== null) params.push(...chargeParams(r.charge))
       if (r.guardSince !== null) params.push(r.guardSince)
-      const text = recordTexts.get(`${r.verification._tag === "Update"}${r.spend !== null}${r.guardSince !== null}`)!
+      const text = recordTexts.get(
+        `${r.verification._tag === "Update"}${r.spend !== null}${r.charge !== null}${r.guardSince !== null}`,
+      )!
       return sql.unsafe(text, params).pipe(
         Effect.map(([row]) => ({
+          charged: r.charge === null
+            ? null
+            : row.balance_halalas === null || row.balance_halalas === undefined
+            ? Option.none()
+            : Option.some(toCharged(row)),
           spendAdmitted: row.spend === true,
           guard: r.guardSince === null ? null : { sends: num(row.guard_sends) + 1, verified: num(row.guard_verified) },
         })),
@@ -319,6 +356,12 @@ export const VerifySendsRepoSql = Layer.effect(
           sql`UPDATE verify_guard SET sends = sends - 1 WHERE application_id = ${slots.guard.applicationId}
             AND epoch = ${slots.guard.epoch} AND minute = ${slots.guard.minute}`,
         ], { discard: true }).pipe(Effect.orDie),
+      spendAdmits: (applicationId, dayStart, price, cap) =>
+        sql`SELECT coalesce((SELECT spent_halalas FROM verify_spend
+          WHERE application_id = ${applicationId} AND day_start = ${dayStart}), 0) AS spent`.pipe(
+          Effect.map((rows) => num(rows[0].spent) + price <= cap),
+          Effect.orDie,
+        ),
       guardStats: (applicationId, epoch, since) =>
         sql`SELECT coalesce(sum(sends), 0) AS sends, coalesce(sum(verified), 0) AS verified FROM verify_guard
           WHERE application_id = ${applicationId} AND epoch = ${epoch} AND minute >= ${since}`.pipe(

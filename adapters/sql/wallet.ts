@@ -8,6 +8,7 @@ import { Wallet } from "../../core/limits.ts"
 import type { AccountId } from "../../core/shared/brands.ts"
 import {
   type Buyer,
+  type Charged,
   type LedgerEntry,
   type LinkStatus,
   type Proforma,
@@ -49,18 +50,41 @@ const toTopup = (row: Row): Topup => ({
   at: num(row.at),
 })
 
-/** `$1` the amount taken (positive), `$2` the account, `$3..$7` the ledger row's kind, amount, product, reference, time. */
-const chargeText = `WITH charged AS (
-    UPDATE wallets SET balance_halalas = balance_halalas - $1::bigint
-    WHERE account_id = $2 AND balance_halalas >= $1::bigint
+/**
+ * A charge as two CTEs (`charged`, `entry`) of a statement: the balance taken only when it holds the amount, and
+ * its ledger row only then. `p(i)` names the statement's parameters: `p(0)` the amount taken (positive), `p(1)`
+ * the account, `p(2)..p(6)` the ledger row's kind, amount, product, reference, time. Verify's send record takes a
+ * charge in its own statement with these (adapters/sql/verify.ts).
+ */
+export const chargeCtes = (p: (i: number) => string) =>
+  `charged AS (
+    UPDATE wallets SET balance_halalas = balance_halalas - ${p(0)}::bigint
+    WHERE account_id = ${p(1)} AND balance_halalas >= ${p(0)}::bigint
     RETURNING account_id, balance_halalas
   ), entry AS (
     INSERT INTO ledger (account_id, kind, amount_halalas, product, reference, at)
-    SELECT account_id, $3::text, $4::bigint, $5::text, $6::text, $7::bigint FROM charged
-  )
-  SELECT c.balance_halalas, s.low_balance_alert_halalas, s.auto_topup_enabled, s.auto_topup_threshold_halalas,
-    s.auto_topup_amount_halalas, s.card_brand, s.card_last4, s.card_token
-  FROM charged c LEFT JOIN wallet_settings s ON s.account_id = c.account_id`
+    SELECT account_id, ${p(2)}::text, ${p(3)}::bigint, ${p(4)}::text, ${p(5)}::text, ${p(6)}::bigint FROM charged
+  )`
+
+/** The parameters of `chargeCtes` for a charge entry, in its order. */
+export const chargeParams = (e: LedgerEntry): Array<unknown> => [
+  -e.amountHalalas,
+  e.accountId,
+  e.kind,
+  e.amountHalalas,
+  e.product,
+  e.reference,
+  e.at,
+]
+
+/** What a charge answers (with `charged c LEFT JOIN wallet_settings s`): the balance after it and the settings. */
+export const chargedColumns = `c.balance_halalas, s.low_balance_alert_halalas, s.auto_topup_enabled,
+  s.auto_topup_threshold_halalas, s.auto_topup_amount_halalas, s.card_brand, s.card_last4, s.card_token`
+
+export const toCharged = (row: Row): Charged => ({ balance: num(row.balance_halalas), settings: toSettings(row) })
+
+const chargeText = `WITH ${chargeCtes((i) => `$${i + 1}`)}
+  SELECT ${chargedColumns} FROM charged c LEFT JOIN wallet_settings s ON s.account_id = c.account_id`
 
 export const WalletRepoSql = Layer.effect(
   WalletRepo,
@@ -85,14 +109,9 @@ export const WalletRepoSql = Layer.effect(
     // settings come back with the balance, for `balance.low` and the auto top-up. A constant text run with
     // `unsafe`: nothing is compiled per send.
     const charge = (e: LedgerEntry) =>
-      sql.unsafe(chargeText, [-e.amountHalalas, e.accountId, e.kind, e.amountHalalas, e.product, e.reference, e.at])
-        .pipe(
-          Effect.map((rows) =>
-            rows.length === 0
-              ? Option.none()
-              : Option.some({ balance: num(rows[0].balance_halalas), settings: toSettings(rows[0]) })
-          ),
-        )
+      sql.unsafe(chargeText, chargeParams(e)).pipe(
+        Effect.map((rows) => (rows.length === 0 ? Option.none() : Option.some(toCharged(rows[0])))),
+      )
 
     const topUp = (t: Topup) =>
       Effect.zipLeft(

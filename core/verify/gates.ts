@@ -11,7 +11,6 @@
  */
 import { Effect, Option } from "effect"
 import {
-  type GuardStats,
   SandboxDestinationsRepo,
   type SendRecord,
   VerificationsRepo,
@@ -28,6 +27,7 @@ import {
 } from "../errors.ts"
 import { VerifyLimits } from "../limits.ts"
 import type { Millis, SaudiMobile } from "../shared/brands.ts"
+import { type ChargeRequest, insufficientCredits } from "../wallet/charge.ts"
 import type { VerifySettings } from "./model.ts"
 import { defaultSettings } from "./settings.ts"
 
@@ -62,15 +62,33 @@ export const claimCaps = (application: Application, to: SaudiMobile, clientIp: s
     }
   })
 
-/** Records the send, then spend_cap_reached and application_paused; answers the guard's count when it is to judge. */
+/**
+ * Records the send with its charge, then judges spend_cap_reached and application_paused, then
+ * insufficient_credits (a short wallet stops the record before the spend is counted: the spend is then read
+ * to answer in the pinned order). Answers the guard's count (when it is to judge) and the charge (null: free).
+ */
 export const recordSend = (
   application: Application,
   settings: VerifySettings,
   record: SendRecord,
-): Effect.Effect<GuardStats | null, SpendCapReached | ApplicationPaused, VerifySendsRepo> =>
+  charge: ChargeRequest | null,
+) =>
   Effect.gen(function* () {
-    const recorded = yield* (yield* VerifySendsRepo).record(record)
+    const sends = yield* VerifySendsRepo
+    const recorded = yield* sends.record(record)
+    if (recorded.charged !== null && Option.isNone(recorded.charged)) {
+      const cap = settings.daily_spend_cap_halalas
+      if (
+        cap !== null && record.spend !== null &&
+        !(yield* sends.spendAdmits(application.id, record.spend.dayStart, record.send.priceHalalas, cap))
+      ) return yield* new SpendCapReached({})
+      if (application.paused) return yield* new ApplicationPaused({})
+      return yield* insufficientCredits(charge!)
+    }
     if (!recorded.spendAdmitted) return yield* new SpendCapReached({})
     if (application.paused) return yield* new ApplicationPaused({})
-    return settings.guard.enabled ? recorded.guard : null
+    return {
+      guard: settings.guard.enabled ? recorded.guard : null,
+      charged: recorded.charged === null ? null : recorded.charged.value,
+    }
   })

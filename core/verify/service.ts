@@ -21,7 +21,7 @@ import { halalas, isUuid } from "../shared/brands.ts"
 import { riyadhDayStart } from "../shared/riyadh.ts"
 import { isSandboxMode } from "../shared/key-mode.ts"
 import type { Charged } from "../../ports/store/wallet.ts"
-import { afterCharge, afterChargeDue, charge, type ChargeRequest, refund } from "../wallet/charge.ts"
+import { afterCharge, afterChargeDue, chargeEntry, type ChargeRequest, refund } from "../wallet/charge.ts"
 import { guardSince, guardSlot, guardWouldTrip, tripGuard, verifiedCredit } from "./guard.ts"
 import { type Command, decide, type Decision, hasExpired, type VerificationEvent } from "./machine.ts"
 import type { Verification, VerifySend, VerifySettings } from "./model.ts"
@@ -141,19 +141,19 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
       send: VerifySend,
     ) =>
       Effect.gen(function* () {
-        const guard = yield* recordSend(application, settings, {
+        const priced = send.priceHalalas > 0
+        const request = priced ? chargeOf(p, send.priceHalalas, send.verificationId, send.sentAt) : null
+        const { charged, guard } = yield* recordSend(application, settings, {
           send,
           verification,
-          spend: send.priceHalalas > 0
+          spend: priced
             ? { dayStart: riyadhDayStart(send.sentAt) as Millis, capHalalas: settings.daily_spend_cap_halalas }
             : null,
           guard: guardSlot(application, send.sentAt),
           guardSince: settings.guard.enabled && !application.paused ? guardSince(send.sentAt) : null,
-        })
-        const balanceAfter = send.priceHalalas > 0
-          ? yield* charge(chargeOf(p, send.priceHalalas, send.verificationId, send.sentAt))
-          : null
-        return { guard, balanceAfter }
+          charge: request === null ? null : chargeEntry(request),
+        }, request)
+        return { guard, balanceAfter: charged }
       })
 
     /** Takes back a send the network refused: counted toward no cap, spend or guard, and refunded. */

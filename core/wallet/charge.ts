@@ -7,7 +7,7 @@
 import { Effect, Option } from "effect"
 import { PaymentProvider } from "../../ports/payments.ts"
 import { OutboxRepo } from "../../ports/store/outbox.ts"
-import { type Charged, WalletRepo } from "../../ports/store/wallet.ts"
+import { type Charged, type LedgerEntry, WalletRepo } from "../../ports/store/wallet.ts"
 import { Secrets } from "../../ports/secrets.ts"
 import type { Account } from "../accounts/model.ts"
 import { InsufficientCredits } from "../errors.ts"
@@ -32,25 +32,32 @@ export interface ChargeRequest {
  */
 export const charge = (req: ChargeRequest) =>
   Effect.gen(function* () {
-    const wallet = yield* WalletRepo
-    const after = yield* wallet.charge({
-      accountId: req.account.id,
-      kind: "charge",
-      amountHalalas: -req.priceHalalas,
-      product: req.product,
-      reference: req.reference,
-      at: req.at,
-    })
-    if (Option.isNone(after)) {
-      const balance = yield* wallet.balance(req.account.id)
-      return yield* new InsufficientCredits({
+    const after = yield* (yield* WalletRepo).charge(chargeEntry(req))
+    if (Option.isNone(after)) return yield* insufficientCredits(req)
+    return after.value
+  })
+
+/** The ledger row of a charge. */
+export const chargeEntry = (req: ChargeRequest): LedgerEntry => ({
+  accountId: req.account.id,
+  kind: "charge",
+  amountHalalas: -req.priceHalalas,
+  product: req.product,
+  reference: req.reference,
+  at: req.at,
+})
+
+/** `402 insufficient_credits` for a charge the balance could not cover, with the balance now. */
+export const insufficientCredits = (req: ChargeRequest) =>
+  Effect.flatMap(WalletRepo, (wallet) => wallet.balance(req.account.id)).pipe(
+    Effect.flatMap((balance) =>
+      new InsufficientCredits({
         message: `The balance of ${balance} halalas is below the price of ${req.priceHalalas} halalas.`,
         balance_halalas: balance,
         price_halalas: req.priceHalalas,
       })
-    }
-    return after.value
-  })
+    ),
+  )
 
 /** The charge of `price` that left `after` took the balance from at least `line` to below it. */
 export const crosses = (line: number, price: number, after: number): boolean => after < line && after + price >= line

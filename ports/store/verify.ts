@@ -2,6 +2,7 @@ import { Context, type Effect, type Option } from "effect"
 import type { AccountId, ApplicationId, Millis, SaudiMobile, VerificationId } from "../../core/shared/brands.ts"
 import type { Verification, VerifySend, VerifySettings } from "../../core/verify/model.ts"
 import type { OutboxEvent } from "./outbox.ts"
+import type { Charged, LedgerEntry } from "./wallet.ts"
 
 export class VerificationsRepo extends Context.Tag("ports/VerificationsRepo")<VerificationsRepo, {
   readonly insert: (v: Verification) => Effect.Effect<void>
@@ -83,9 +84,19 @@ export interface SendRecord {
   readonly guard: GuardSlot
   /** When set, the guard's rolling count from this minute on is read back (this send included). */
   readonly guardSince: Millis | null
+  /**
+   * A priced send's charge, taken in the same statement, first: the wallet's row, then the application's day and
+   * minute rows, always in this order (a refund takes them in the same order: no two transactions wait on each other).
+   */
+  readonly charge: LedgerEntry | null
 }
 
 export interface SendRecorded {
+  /**
+   * The charge taken (the balance after it), none when the balance was short: then nothing else was judged and the
+   * caller rolls back (null: a free send).
+   */
+  readonly charged: Option.Option<Charged> | null
   /** False: the day's spend plus this price would pass the cap (nothing may be kept: the caller rolls back). */
   readonly spendAdmitted: boolean
   readonly guard: GuardStats | null
@@ -105,6 +116,13 @@ export class VerifySendsRepo extends Context.Tag("ports/VerifySendsRepo")<Verify
     send: VerifySend,
     slots: { readonly dayStart: Millis; readonly guard: GuardSlot },
   ) => Effect.Effect<void>
+  /** Whether the day's spend leaves room for `price` under `capHalalas` (read only: when a charge was refused). */
+  readonly spendAdmits: (
+    applicationId: ApplicationId,
+    dayStart: Millis,
+    priceHalalas: number,
+    capHalalas: number,
+  ) => Effect.Effect<boolean>
   /** The guard's rolling count of an application's epoch, from the minute `since` on. */
   readonly guardStats: (applicationId: ApplicationId, epoch: Millis, since: Millis) => Effect.Effect<GuardStats>
   /** The send's row alone (no counters): for seeding a store with past traffic. */

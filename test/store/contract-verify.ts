@@ -10,6 +10,7 @@ import {
   VerificationsRepo,
   VerifySendsRepo,
   VerifySettingsRepo,
+  WalletRepo,
 } from "../../ports/store/mod.ts"
 import { application, type ContractOptions, type It, send, uuid, verification } from "./fixtures.ts"
 
@@ -130,6 +131,7 @@ export const verifyContract = (it: It, options: ContractOptions) => {
               spend: { dayStart: 0 as Millis, capHalalas: cap },
               guard: slot(at),
               guardSince: (at - hour) as Millis,
+              charge: null,
             })
             if (!recorded.spendAdmitted) return yield* Effect.fail("spend_cap_reached")
             return recorded.guard
@@ -167,6 +169,58 @@ export const verifyContract = (it: It, options: ContractOptions) => {
         assert.deepStrictEqual(yield* sends.guardStats(app.id, 0 as Millis, t as Millis), { sends: 4, verified: 0 })
         assert.strictEqual(yield* attempt(to(c, null), t + hour + 3, 45), "sent")
         assert.strictEqual(yield* attempt(to(d, null), t + hour + 4), "sent")
+      }),
+  )
+
+  it.effect(
+    "verify sends: a priced record takes the charge in the same step, first: with the wallet short nothing else is judged",
+    () =>
+      Effect.gen(function* () {
+        const sends = yield* VerifySendsRepo
+        const wallet = yield* WalletRepo
+        const tx = yield* Transactor
+        const app = application(uuid() as AccountId)
+        yield* wallet.add({
+          accountId: app.accountId,
+          kind: "credit",
+          amountHalalas: 10,
+          product: null,
+          reference: null,
+          at: 1,
+        })
+        const priced = (v: Verification, at: number) =>
+          tx.withTransaction(
+            sends.record({
+              send: send(v, at),
+              verification: { _tag: "Insert", value: v },
+              spend: { dayStart: 0 as Millis, capHalalas: null },
+              guard: { applicationId: app.id, epoch: 0 as Millis, minute: 0 as Millis },
+              guardSince: 0 as Millis,
+              charge: {
+                accountId: app.accountId,
+                kind: "charge",
+                amountHalalas: -9,
+                product: "verify",
+                reference: v.id,
+                at: at as Millis,
+              },
+            }).pipe(Effect.tap((r) => (Option.isSome(r.charged ?? Option.none()) ? Effect.void : Effect.fail(r)))),
+          ).pipe(Effect.either)
+        const first = yield* priced(verification(app), 1_000)
+        assert.isTrue(first._tag === "Right")
+        if (first._tag === "Right") {
+          assert.deepStrictEqual(Option.map(first.right.charged!, (c) => c.balance), Option.some(1))
+          assert.deepStrictEqual(first.right.guard, { sends: 1, verified: 0 })
+        }
+        const second = yield* priced(verification(app), 2_000)
+        assert.isTrue(second._tag === "Left")
+        if (second._tag === "Left") {
+          assert.isTrue(Option.isNone((second.left as { charged: Option.Option<unknown> }).charged))
+        }
+        assert.strictEqual(yield* wallet.balance(app.accountId), 1)
+        assert.isTrue(yield* sends.spendAdmits(app.id, 0 as Millis, 9, 18))
+        assert.isFalse(yield* sends.spendAdmits(app.id, 0 as Millis, 9, 17))
+        assert.deepStrictEqual(yield* sends.guardStats(app.id, 0 as Millis, 0 as Millis), { sends: 1, verified: 0 })
       }),
   )
 

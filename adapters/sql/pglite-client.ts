@@ -48,9 +48,10 @@ export const PgliteSettings = {
   server: {
     /**
      * Postgres' buffer pool, inside PGlite's WebAssembly memory (which never shrinks). At the default 128MB that
-     * memory grew to 198 MB and the host held 613-800 MB over 10,000 verifications; at 16MB it stays at the
-     * module's initial 128 MB (PGlite allows no smaller) and the host held 484-526 MB. 8MB measured the same
-     * (444-494 MB), so 16MB, which keeps a 20 MB database's hot pages in the pool.
+     * memory is 198 MB; at 16MB it stays at the module's initial 134 MB (PGlite refuses a smaller initial
+     * memory). Over 10,000 verifications the host held 613-804 MB at 128MB, 484-665 MB at 16MB (two runs) and
+     * 444-569 MB at 8MB: the rest is the host's JavaScript heap, which swings by 150 MB between collections.
+     * 16MB, not 8MB: no measurable gain below it, and the pool still holds the hot pages of a 100 MB database.
      */
     shared_buffers: "16MB",
     /**

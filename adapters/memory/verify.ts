@@ -145,7 +145,9 @@ export const VerifySendsRepoMemory = Layer.effect(
         }
       }),
     // The latest matching send goes, as in the SQL adapter (highest id).
-    withdraw: (send) =>
+    // The counts are derived from the sends: dropping the send takes it back from all of them.
+    uncount: () => Effect.void,
+    release: (send) =>
       db.write((t, record) => {
         const sends = t.sendsByApplication.get(send.applicationId) ?? []
         for (let i = sends.length - 1; i >= 0; i--) {

@@ -343,12 +343,15 @@ export const VerifySendsRepoSql = Layer.effect(
       claimCaps,
       record,
       // Start and resend may share a millisecond: the latest such send goes.
-      withdraw: (s, slots) =>
+      release: (s) =>
         Effect.all([
-          sql`DELETE FROM verify_sends WHERE id = (SELECT id FROM verify_sends
-            WHERE verification_id = ${s.verificationId} AND sent_at = ${s.sentAt} ORDER BY id DESC LIMIT 1)`,
           sql.unsafe(forgetDestination, [s.applicationId, s.to, s.sentAt]),
           s.clientIp === null ? Effect.void : sql.unsafe(forgetClientIp, [s.applicationId, s.clientIp, s.sentAt]),
+          sql`DELETE FROM verify_sends WHERE id = (SELECT id FROM verify_sends
+            WHERE verification_id = ${s.verificationId} AND sent_at = ${s.sentAt} ORDER BY id DESC LIMIT 1)`,
+        ], { discard: true }).pipe(Effect.orDie),
+      uncount: (s, slots) =>
+        Effect.all([
           s.priceHalalas > 0
             ? sql`UPDATE verify_spend SET spent_halalas = spent_halalas - ${s.priceHalalas}
               WHERE application_id = ${s.applicationId} AND day_start = ${slots.dayStart}`

@@ -159,13 +159,15 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
     /** Takes back a send the network refused: counted toward no cap, spend or guard, and refunded. */
     const withdraw = (p: KeyPrincipal, application: Application, send: VerifySend) =>
       Effect.gen(function* () {
-        yield* sends.withdraw(send, {
-          dayStart: riyadhDayStart(send.sentAt) as Millis,
-          guard: guardSlot(application, send.sentAt),
-        })
+        // The rows in a start's order (see VerifySendsRepo.release): no start and this wait on each other.
+        yield* sends.release(send)
         if (send.priceHalalas > 0) {
           yield* refund(chargeOf(p, send.priceHalalas, send.verificationId, yield* Clock.currentTimeMillis))
         }
+        yield* sends.uncount(send, {
+          dayStart: riyadhDayStart(send.sentAt) as Millis,
+          guard: guardSlot(application, send.sentAt),
+        })
       })
 
     /**

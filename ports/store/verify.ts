@@ -111,8 +111,13 @@ export class VerifySendsRepo extends Context.Tag("ports/VerifySendsRepo")<Verify
   readonly claimCaps: (claim: CapsClaim) => Effect.Effect<CapsClaimed>
   /** Records a send whose caps were claimed: one round trip, in the caller's transaction. */
   readonly record: (record: SendRecord) => Effect.Effect<SendRecorded>
-  /** Takes back a recorded send the network refused: it counts toward no cap, spend or guard. */
-  readonly withdraw: (
+  /**
+   * Takes back a recorded send the network refused, in two steps around the refund so that its transaction takes
+   * the rows in a start's order (destination and client IP, wallet, day, minute): `release` drops the send and its
+   * place in the rolling caps, `uncount` its price from the day's spend and the send from the guard's minute.
+   */
+  readonly release: (send: VerifySend) => Effect.Effect<void>
+  readonly uncount: (
     send: VerifySend,
     slots: { readonly dayStart: Millis; readonly guard: GuardSlot },
   ) => Effect.Effect<void>

@@ -16,12 +16,7 @@ const until = since + 86_400_000
  * repositories as Verify writes them (a refused send is deleted with its refund).
  */
 /** Takes a send back as Verify does when the network refuses it. */
-const unsend = (v: Verification, at: number) =>
-  Effect.flatMap(VerifySendsRepo, (sends) =>
-    sends.withdraw(send(v, at), {
-      dayStart: 0 as Millis,
-      guard: { applicationId: v.applicationId, epoch: 0 as Millis, minute: 0 as Millis },
-    }))
+const unsend = (v: Verification, at: number) => Effect.flatMap(VerifySendsRepo, (sends) => sends.release(send(v, at)))
 
 const traffic = Effect.gen(function* () {
   const apps = yield* ApplicationsRepo

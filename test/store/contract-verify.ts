@@ -96,7 +96,7 @@ export const verifyContract = (it: It, options: ContractOptions) => {
 
   it.effect(
     "verify sends: the rolling caps count what was recorded in the last hour, per destination and client IP; " +
-      "the day's spend is admitted up to the cap; withdraw takes a send back from every count",
+      "the day's spend is admitted up to the cap; release and uncount take a send back from every count",
     () =>
       Effect.gen(function* () {
         const sends = yield* VerifySendsRepo
@@ -165,7 +165,8 @@ export const verifyContract = (it: It, options: ContractOptions) => {
         const unpausedAt = (t + hour + 10) as Millis
         assert.deepStrictEqual(yield* sends.guardStats(app.id, unpausedAt, t as Millis), { sends: 0, verified: 0 })
         // Withdrawn, the last send counts toward no spend, cap or guard.
-        yield* sends.withdraw(send(last, t + hour + 2), { dayStart: 0 as Millis, guard: slot(t + hour + 2) })
+        yield* sends.release(send(last, t + hour + 2))
+        yield* sends.uncount(send(last, t + hour + 2), { dayStart: 0 as Millis, guard: slot(t + hour + 2) })
         assert.deepStrictEqual(yield* sends.guardStats(app.id, 0 as Millis, t as Millis), { sends: 4, verified: 0 })
         assert.strictEqual(yield* attempt(to(c, null), t + hour + 3, 45), "sent")
         assert.strictEqual(yield* attempt(to(d, null), t + hour + 4), "sent")

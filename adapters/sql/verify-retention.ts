@@ -12,18 +12,10 @@ import { client, num, numOrNull, type Row } from "./rows.ts"
 const count = (rows: ReadonlyArray<Row>) => num(rows[0].n)
 const at = (value: unknown): Option.Option<Millis> => Option.fromNullable(numOrNull(value) as Millis | null)
 
-/** The send counters of migration verify/0002; a store migrated before it has none to prune. */
-const counterTables = ["verify_destinations", "verify_client_ips", "verify_spend", "verify_guard"] as const
-
 export const VerifyRetentionRepoSql = Layer.effect(
   VerifyRetentionRepo,
   Effect.gen(function* () {
     const sql = yield* client
-    const present = yield* sql`SELECT ${
-      sql.literal(counterTables.map((t) => `to_regclass('${t}') IS NOT NULL AS ${t}`).join(", "))
-    }`.pipe(Effect.map((rows) => rows[0] as Record<(typeof counterTables)[number], boolean>), Effect.orDie)
-    const none = Effect.succeed(0)
-    const absent = Effect.succeed(Option.none<Millis>())
 
     // `id` follows insertion, and `sent_at` with it (the platform clock only moves forward): a batch looks at the
     // `limit` lowest ids (the primary key, no other index) and drops those old enough, so a batch never scans
@@ -49,7 +41,7 @@ export const VerifyRetentionRepoSql = Layer.effect(
         SELECT count(*) AS n FROM gone`.pipe(Effect.map(count), Effect.orDie)
 
     const pruneDestinationCounters = (before: Millis, limit: number) =>
-      !present.verify_destinations ? none : sql`WITH gone AS (
+      sql`WITH gone AS (
           DELETE FROM verify_destinations WHERE ctid = ANY (ARRAY(
             SELECT ctid FROM verify_destinations WHERE latest < ${before} ORDER BY latest LIMIT ${limit}))
             AND latest < ${before}
@@ -57,7 +49,7 @@ export const VerifyRetentionRepoSql = Layer.effect(
         SELECT count(*) AS n FROM gone`.pipe(Effect.map(count), Effect.orDie)
 
     const pruneClientIpCounters = (before: Millis, limit: number) =>
-      !present.verify_client_ips ? none : sql`WITH gone AS (
+      sql`WITH gone AS (
           DELETE FROM verify_client_ips WHERE ctid = ANY (ARRAY(
             SELECT ctid FROM verify_client_ips WHERE latest < ${before} ORDER BY latest LIMIT ${limit}))
             AND latest < ${before}
@@ -66,21 +58,21 @@ export const VerifyRetentionRepoSql = Layer.effect(
 
     // One row per application and day, and only the day before today is ever old: a small scan.
     const pruneSpendDays = (before: Millis, limit: number) =>
-      !present.verify_spend ? none : sql`WITH gone AS (
+      sql`WITH gone AS (
           DELETE FROM verify_spend WHERE ctid = ANY (ARRAY(
             SELECT ctid FROM verify_spend WHERE day_start < ${before} LIMIT ${limit}))
           RETURNING 1)
         SELECT count(*) AS n FROM gone`.pipe(Effect.map(count), Effect.orDie)
 
     const pruneGuardMinutes = (before: Millis, limit: number) =>
-      !present.verify_guard ? none : sql`WITH gone AS (
+      sql`WITH gone AS (
           DELETE FROM verify_guard WHERE ctid = ANY (ARRAY(
             SELECT ctid FROM verify_guard WHERE minute < ${before} ORDER BY minute LIMIT ${limit}))
           RETURNING 1)
         SELECT count(*) AS n FROM gone`.pipe(Effect.map(count), Effect.orDie)
 
-    const oldestOf = (table: (typeof counterTables)[number], column: string) =>
-      !present[table] ? absent : sql`SELECT min(${sql.literal(column)}) AS at FROM ${sql.literal(table)}`.pipe(
+    const oldestOf = (table: string, column: string) =>
+      sql`SELECT min(${sql.literal(column)}) AS at FROM ${sql.literal(table)}`.pipe(
         Effect.map((rows) => at(rows[0].at)),
         Effect.orDie,
       )

@@ -77,15 +77,18 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
      * Persists a decision taken on `before`: the new state and its events in one statement, only if the row
      * still holds `before` (false: another request moved it first). A decision that changes nothing writes nothing.
      */
-    const persist = (application: Application, before: Verification, d: Decision, now: Millis) =>
+    const persist = (application: Application | null, before: Verification, d: Decision, now: Millis) =>
       d.next === before && d.events.length === 0 ? Effect.succeed(true) : Effect.flatMap(
-        eventsOf(d.next, d.events, application.externalId, now),
+        // An application gone (the sweep may find its codes) adds no external id and credits no guard.
+        eventsOf(d.next, d.events, application?.externalId ?? null, now),
         (events) =>
           verifications.transition(
             before,
             d.next,
             events,
-            d.next.status === "verified" && before.status !== "verified" ? verifiedCredit(application, d.next) : null,
+            application !== null && d.next.status === "verified" && before.status !== "verified"
+              ? verifiedCredit(application, d.next)
+              : null,
           ),
       )
 
@@ -364,8 +367,7 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
               const application = yield* applicationOf(v)
               const d = decide(v, { _tag: "Sweep" }, now)
               // The row is locked: the compare-and-set holds. An application gone leaves no external id to add.
-              if (application !== null) yield* persist(application, v, d, now)
-              else yield* persist({ id: v.applicationId, externalId: null } as Application, v, d, now)
+              yield* persist(application, v, d, now)
             }
             return due.length
           }))

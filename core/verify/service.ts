@@ -1,4 +1,7 @@
-/** Verify's use cases: each loads, decides with the state machine, and persists state and events in one transaction. */
+/**
+ * Verify's use cases: each loads, decides with the state machine, and persists the decision: a send in one
+ * transaction (caps, record, charge), a check, cancel or expiring read as one compare-and-set statement.
+ */
 import { Clock, Effect, Either, Option } from "effect"
 import type { OutboxEvent } from "../../ports/store/outbox.ts"
 import { SmsGateway } from "../../ports/sms.ts"

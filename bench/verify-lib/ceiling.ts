@@ -3,15 +3,19 @@
  * the simulator read, check — as traced by `bench/verify.ts --statements`), run straight through the
  * `pg` driver or straight on `@electric-sql/pglite`, with no HTTP and no Effect, at the same concurrency.
  *
- * Per verification (17 statements):
- *   start: rate-limit upsert with the credential lookup (one statement); settings read;
- *          BEGIN; application FOR UPDATE; sends to the destination; wallet charge with its ledger row;
- *          verification row; send row; COMMIT; simulated SMS row
+ * Per verification (8 statements, 2 WAL-flushing commits; the simulator's 2 besides), as since fe50c4b:
+ *   start: rate-limit upsert with the credential lookup (one statement, rate_windows UNLOGGED);
+ *          BEGIN; caps claim (settings, the application's pause, the destination's rolling hour);
+ *          record with its charge (wallet and ledger, the day's spend, the guard's minute, the
+ *          verification, the send); COMMIT; simulated SMS row
  *   read:  simulated SMS log of the destination
- *   check: rate-limit upsert with the credential lookup;
- *          BEGIN; verification FOR UPDATE; verification update; outbox event; COMMIT
+ *   check: rate-limit upsert with the credential lookup; the verification's row; compare-and-set of its
+ *          new state with its outbox event and the guard's credit (one autocommitted statement)
  *
- * The schema comes from the project's own migrations; the rows it seeds are those the console makes.
+ * The work between statements is the host's too: the settings the claim answers give the code's length,
+ * lifetime and attempts; the code is stored as an HMAC and compared as one; a refused claim, record or
+ * compare-and-set stops the run. The schema comes from the project's own migrations; the rows it seeds are
+ * those the console makes.
  */
 import * as Reactivity from "@effect/experimental/Reactivity"
 import * as SqlClient from "@effect/sql/SqlClient"
@@ -20,11 +24,14 @@ import { SqlError } from "@effect/sql/SqlError"
 import { makeCompiler } from "@effect/sql-pg/PgClient"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { PGlite, types as PgliteTypes } from "@electric-sql/pglite"
-import { randomBytes, randomInt, randomUUID } from "node:crypto"
+import { createHmac, randomBytes, randomInt, randomUUID, timingSafeEqual } from "node:crypto"
 import { Effect, Layer, Redacted, Stream } from "effect"
 import pg from "pg"
 import { migrate } from "../../adapters/sql/migrate.ts"
 import { products } from "../../adapters/products.ts"
+import { riyadhDayStart } from "../../core/shared/riyadh.ts"
+import { Prices, VerifyLimits } from "../../core/limits.ts"
+import { defaultSettings } from "../../core/verify/settings.ts"
 import {
   codeIn,
   destination,
@@ -38,7 +45,9 @@ import {
 } from "./support.ts"
 
 // ---------------------------------------------------------------------------------------------------------------
-// The statements, as the adapters write them (whitespace aside).
+// The statements, as the adapters write them (whitespace aside): adapters/sql/credentials.ts (presentation),
+// adapters/sql/verify.ts (claim: no client IP; record: an insert, with the day's spend and the charge, the
+// guard off; transition: with events and the guard's credit), adapters/sql/wallet.ts (the charge's CTEs).
 
 const verificationColumns =
   `id, application_id, account_id, "to", channel, reference, client_ip, mode, status, attempts, max_attempts, resends, code_hash, expires_at, verified_at, created_at, updated_at`
@@ -46,50 +55,86 @@ const verificationColumns =
 export const Sql = {
   presentation:
     `WITH hit AS ( INSERT INTO rate_windows (credential_hash, window_start, count) VALUES ($1, $2, 1) ON CONFLICT (credential_hash, window_start) DO UPDATE SET count = rate_windows.count + 1 RETURNING count ) SELECT hit.count AS hit_count, c.id, c.hash, c.account_id, c.application_id, c.kind, c.mode, c.access, c.app_name, c.expires_at, c.ip_allowlist, c.revoked_at, c.created_at, c.member_id, c.role, c.email, c.manage_contacts, a.id AS acc_id, a.name AS acc_name, a.sandbox_only AS acc_sandbox_only, a.partner AS acc_partner, a.status AS acc_status, a.created_at AS acc_created_at, p.id AS ap_id, p.account_id AS ap_account_id, p.name AS ap_name, p.status AS ap_status, p.external_id AS ap_external_id, p.paused AS ap_paused, p.unpaused_at AS ap_unpaused_at, p.approved_at AS ap_approved_at, p.created_at AS ap_created_at FROM hit LEFT JOIN (credentials c JOIN accounts a ON a.id = c.account_id) ON c.hash = $1 LEFT JOIN applications p ON p.id = c.application_id`,
-  settings: `SELECT settings FROM verify_settings WHERE application_id = $1`,
-  lockApplication:
-    `SELECT id, account_id, name, status, external_id, paused, unpaused_at, approved_at, created_at FROM applications WHERE id = $1 FOR UPDATE`,
-  countToDestination:
-    `SELECT count(*) AS n FROM verify_sends WHERE application_id = $1 AND "to" = $2 AND sent_at >= $3`,
-  charge:
-    `WITH charged AS ( UPDATE wallets SET balance_halalas = balance_halalas - $1 WHERE account_id = $2 AND balance_halalas >= $3 RETURNING account_id, balance_halalas ), entry AS ( INSERT INTO ledger (account_id, kind, amount_halalas, product, reference, at) SELECT account_id, $4::text, $5::bigint, $6::text, $7::text, $8::bigint FROM charged ) SELECT c.balance_halalas, s.low_balance_alert_halalas, s.auto_topup_enabled, s.auto_topup_threshold_halalas, s.auto_topup_amount_halalas, s.card_brand, s.card_last4, s.card_token FROM charged c LEFT JOIN wallet_settings s ON s.account_id = c.account_id`,
-  insertVerification:
-    `INSERT INTO verifications (${verificationColumns}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
-  insertSend:
-    `INSERT INTO verify_sends (verification_id, application_id, "to", client_ip, price_halalas, sent_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+  /** `$1` application, `$2` destination, `$3` now, `$4` since, `$5`/`$6` the default caps. */
+  claimCaps: `WITH s AS (SELECT settings FROM verify_settings WHERE application_id = $1),
+    a AS (SELECT paused, unpaused_at FROM applications WHERE id = $1),
+    caps AS (
+      SELECT coalesce((SELECT (settings->>'hourly_cap_per_destination')::int FROM s), $5::int) AS destination,
+        coalesce((SELECT (settings->>'max_per_ip_per_hour')::int FROM s), $6::int) AS client_ip
+    ),
+    d AS (INSERT INTO verify_destinations AS d (application_id, "to", sent_at, latest) VALUES ($1, $2::text, ARRAY[$3::bigint], $3)
+      ON CONFLICT (application_id, "to") DO UPDATE
+        SET sent_at = ARRAY(SELECT t FROM unnest(d.sent_at) t WHERE t >= $4::bigint) || $3::bigint, latest = $3
+        WHERE (SELECT count(*) FROM unnest(d.sent_at) t WHERE t >= $4::bigint) < (SELECT destination FROM caps)
+      RETURNING 1)
+    SELECT (SELECT settings FROM s) AS settings, EXISTS (SELECT 1 FROM d) AS destination,
+      (SELECT paused FROM a) AS paused, (SELECT unpaused_at FROM a) AS unpaused_at, true AS client_ip`,
+  /**
+   * `$1..$17` the verification, `$18` the price, `$19` the guard's epoch, `$20` its minute, `$21` the client IP,
+   * `$22` the send's time, `$23` the day's start, `$24` the spend cap, `$25..$31` the charge.
+   */
+  record: `WITH charged AS (
+      UPDATE wallets SET balance_halalas = balance_halalas - $25::bigint
+      WHERE account_id = $26 AND balance_halalas >= $25::bigint
+      RETURNING account_id, balance_halalas
+    ), entry AS (
+      INSERT INTO ledger (account_id, kind, amount_halalas, product, reference, at)
+      SELECT account_id, $27::text, $28::bigint, $29::text, $30::text, $31::bigint FROM charged
+    ),
+    sp AS (
+      INSERT INTO verify_spend AS sp (application_id, day_start, spent_halalas)
+      SELECT $2, $23::bigint, $18::bigint FROM charged WHERE $18::bigint <= coalesce($24::bigint, 9223372036854775807)
+      ON CONFLICT (application_id, day_start) DO UPDATE SET spent_halalas = sp.spent_halalas + EXCLUDED.spent_halalas
+      WHERE sp.spent_halalas + EXCLUDED.spent_halalas <= coalesce($24::bigint, 9223372036854775807)
+      RETURNING 1
+    ),
+    g AS (
+      INSERT INTO verify_guard AS g (application_id, epoch, minute, sends, verified)
+      SELECT $2, $19::bigint, $20::bigint, 1, 0 FROM charged
+      ON CONFLICT (application_id, epoch, minute) DO UPDATE SET sends = g.sends + 1
+    ),
+    v AS (INSERT INTO verifications (${verificationColumns}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)),
+    sent AS (
+      INSERT INTO verify_sends (verification_id, application_id, "to", client_ip, price_halalas, sent_at)
+      VALUES ($1, $2, $4, $21::text, $18::bigint, $22::bigint)
+    )
+    SELECT EXISTS (SELECT 1 FROM sp) AS spend, c.balance_halalas, s.low_balance_alert_halalas, s.auto_topup_enabled,
+      s.auto_topup_threshold_halalas, s.auto_topup_amount_halalas, s.card_brand, s.card_last4, s.card_token
+    FROM (SELECT 1) AS one LEFT JOIN charged c ON true LEFT JOIN wallet_settings s ON s.account_id = c.account_id`,
   simSms: `INSERT INTO sim_sms (id, "to", text, sent_at) VALUES ($1, $2, $3, $4)`,
   readSms: `SELECT id, "to", text, sent_at FROM sim_sms WHERE "to" = $1 ORDER BY sent_at DESC, seq DESC LIMIT $2`,
-  lockVerification: `SELECT ${verificationColumns} FROM verifications WHERE id = $1 FOR UPDATE`,
-  updateVerification:
-    `UPDATE verifications SET application_id = $1, account_id = $2, "to" = $3, channel = $4, reference = $5, client_ip = $6, mode = $7, status = $8, attempts = $9, max_attempts = $10, resends = $11, code_hash = $12, expires_at = $13, verified_at = $14, created_at = $15, updated_at = $16 WHERE id = $17`,
-  outbox:
-    `INSERT INTO outbox_events ("id","event","data","application_id","account_id","external_id","created_at") VALUES ($1,$2,$3,$4,$5,$6,$7)`,
+  getVerification: `SELECT ${verificationColumns} FROM verifications WHERE id = $1`,
+  /**
+   * `$1..$7` the new state, `$8` the id, `$9..$13` the state the row must still hold, `$14` the events (JSON),
+   * `$15..$18` the guard's credit (application, epoch, minute, count).
+   */
+  transition: `WITH moved AS (
+      UPDATE verifications SET status = $1, attempts = $2, resends = $3, code_hash = $4, expires_at = $5,
+        verified_at = $6, updated_at = $7
+      WHERE id = $8 AND status = $9 AND attempts = $10 AND resends = $11 AND code_hash = $12 AND expires_at = $13
+      RETURNING id
+    ), appended AS (
+      INSERT INTO outbox_events (id, event, data, application_id, account_id, external_id, created_at)
+      SELECT e.id, e.event, e.data, e.application_id, e.account_id, e.external_id, e.created_at
+      FROM moved, jsonb_to_recordset($14::jsonb) AS e(id uuid, event text, data jsonb, application_id uuid,
+        account_id uuid, external_id text, created_at bigint, ordinal int)
+      ORDER BY e.ordinal
+    ), credited AS (
+      INSERT INTO verify_guard AS g (application_id, epoch, minute, sends, verified)
+      SELECT $15::uuid, $16::bigint, $17::bigint, 0, $18::int FROM moved
+      ON CONFLICT (application_id, epoch, minute) DO UPDATE SET verified = g.verified + EXCLUDED.verified
+    ) SELECT count(*) AS n FROM moved`,
 } as const
 
 /** The statement texts of one verification in order, for comparison with the host's trace. */
 export const ceilingStatements = {
-  start: [
-    Sql.presentation,
-    Sql.settings,
-    "BEGIN",
-    Sql.lockApplication,
-    Sql.countToDestination,
-    Sql.charge,
-    Sql.insertVerification,
-    Sql.insertSend,
-    "COMMIT",
-    Sql.simSms,
-  ],
+  start: [Sql.presentation, "BEGIN", Sql.claimCaps, Sql.record, "COMMIT", Sql.simSms],
   read: [Sql.readSms],
-  check: [
-    Sql.presentation,
-    "BEGIN",
-    Sql.lockVerification,
-    Sql.updateVerification,
-    Sql.outbox,
-    "COMMIT",
-  ],
+  check: [Sql.presentation, Sql.getVerification, Sql.transition],
 }
+
+/** Statements of the SMS simulator in `ceilingStatements` (they stand in for the gateway). */
+export const simulatorStatements = [Sql.simSms, Sql.readSms].length
 
 // ---------------------------------------------------------------------------------------------------------------
 // A driver-neutral shape: autocommit statements and transactions
@@ -246,16 +291,38 @@ const emptyRun = (label: string): CeilingRun => ({
   nextTo: 0,
 })
 
-const hex = () => randomBytes(32).toString("hex")
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
 const windowStart = (now: number) => now - (now % 60_000)
+const minuteOf = (at: number) => Math.floor(at / 60_000) * 60_000
+const int = (v: unknown) => Number(v)
+const price = Prices.verifySmsHalalas
 
-/** The statements of one start's transaction, between BEGIN and COMMIT. */
+/** The code's hash, as the host's secrets make it (an HMAC of the id and the code, under a platform secret). */
+const platformSecret = randomBytes(32)
+const codeHash = (id: string, code: string) =>
+  createHmac("sha256", platformSecret).update(`verify:${id}:${code}`).digest("hex")
+const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b))
+
+/**
+ * One start's transaction (BEGIN, claim, record, COMMIT): claims the destination's rolling hour, then records
+ * the verification and its send with the charge and the day's spend. Answers the code sent.
+ */
 const startTx = async (q: Db["query"], s: Seed, id: string, to: string, now: number) => {
-  await q("lockApplication", Sql.lockApplication, [s.applicationId])
-  await q("countToDestination", Sql.countToDestination, [s.applicationId, to, now - 3_600_000])
-  await q("charge", Sql.charge, [9, s.accountId, 9, "charge", -9, "verify", id, now])
-  await q("insertVerification", Sql.insertVerification, [
+  const [claimed] = await q("claimCaps", Sql.claimCaps, [
+    s.applicationId,
+    to,
+    now,
+    now - VerifyLimits.capWindowMs,
+    defaultSettings.hourly_cap_per_destination,
+    defaultSettings.max_per_ip_per_hour,
+  ])
+  if (claimed.destination !== true || claimed.paused === true) throw new Error("ceiling: the claim was refused")
+  const settings = {
+    ...defaultSettings,
+    ...(typeof claimed.settings === "string" ? JSON.parse(claimed.settings) : claimed.settings),
+  }
+  const code = String(randomInt(10 ** settings.code_length)).padStart(settings.code_length, "0")
+  const [recorded] = await q("record", Sql.record, [
     id,
     s.applicationId,
     s.accountId,
@@ -266,16 +333,33 @@ const startTx = async (q: Db["query"], s: Seed, id: string, to: string, now: num
     "live",
     "pending",
     0,
-    3,
+    settings.max_attempts,
     0,
-    hex(),
-    now + 600_000,
+    codeHash(id, code),
+    now + settings.code_lifetime_minutes * 60_000,
     null,
     now,
     now,
+    price,
+    int(claimed.unpaused_at ?? 0),
+    minuteOf(now),
+    null,
+    now,
+    riyadhDayStart(now),
+    settings.daily_spend_cap_halalas,
+    price,
+    s.accountId,
+    "charge",
+    -price,
+    "verify",
+    id,
+    now,
   ])
-  await q("insertSend", Sql.insertSend, [id, s.applicationId, to, null, 9, now])
+  if (recorded.spend !== true || recorded.balance_halalas == null) throw new Error("ceiling: the record was refused")
+  return code
 }
+
+const isoMillis = (ms: number) => new Date(ms).toISOString()
 
 /** One verification: start, the read of the simulated SMS, check; answers the two flows' latencies. */
 const verification = async (db: Db, s: Seed, run: CeilingRun) => {
@@ -284,53 +368,70 @@ const verification = async (db: Db, s: Seed, run: CeilingRun) => {
   const t0 = performance.now()
   // start
   const now = Date.now()
-  const hash = key()
-  await db.query("presentation", Sql.presentation, [hash, windowStart(now)])
-  await db.query("settings", Sql.settings, [s.applicationId])
+  const [principal] = await db.query("presentation", Sql.presentation, [key(), windowStart(now)])
+  if (principal.ap_id !== s.applicationId) throw new Error("ceiling: the key was not found")
   const id = randomUUID()
-  const code = String(randomInt(1_000_000)).padStart(6, "0")
-  await db.transaction((q) => startTx(q, s, id, to, now))
+  const code = await db.transaction((q) => startTx(q, s, id, to, now))
   await db.query("simSms", Sql.simSms, [randomUUID(), to, `Your verification code is ${code}`, Date.now()])
   const t1 = performance.now()
   // read
   const sms = await db.query("readSms", Sql.readSms, [to, 100])
   const read = codeIn(sms[0].text)
-  // check
+  // check: the row, the comparison, the compare-and-set of the new state with its event and the guard's credit
   const t2 = performance.now()
-  const hash2 = key()
-  await db.query("presentation", Sql.presentation, [hash2, windowStart(Date.now())])
-  await db.transaction(async (q) => {
-    const [v] = await q("lockVerification", Sql.lockVerification, [id])
-    const at = Date.now()
-    await q("updateVerification", Sql.updateVerification, [
-      v.application_id,
-      v.account_id,
-      v.to,
-      v.channel,
-      v.reference,
-      v.client_ip,
-      v.mode,
-      read === code ? "verified" : "failed",
-      1,
-      v.max_attempts,
-      v.resends,
-      v.code_hash,
-      v.expires_at,
-      at,
-      v.created_at,
-      at,
+  const [p2] = await db.query("presentation", Sql.presentation, [key(), windowStart(Date.now())])
+  if (p2.ap_id !== s.applicationId) throw new Error("ceiling: the key was not found")
+  const hash = codeHash(id, read)
+  const [v] = await db.query("getVerification", Sql.getVerification, [id])
+  const at = Date.now()
+  if (v.application_id !== s.applicationId || v.status !== "pending" || at >= int(v.expires_at)) {
+    throw new Error("ceiling: the verification is not pending")
+  }
+  if (!sameHash(hash, v.code_hash)) throw new Error("ceiling: the code read does not match")
+  const attempts = int(v.attempts) + 1
+  const events = JSON.stringify([{
+    id: randomUUID(),
+    event: "verification.verified",
+    data: {
       id,
-    ])
-    await q("outbox", Sql.outbox, [
-      randomUUID(),
-      "verification.verified",
-      JSON.stringify({ id, status: "verified", application_id: s.applicationId, to }),
-      s.applicationId,
-      s.accountId,
-      null,
-      at,
-    ])
-  })
+      status: "verified",
+      application_id: v.application_id,
+      reference: v.reference,
+      channel: v.channel,
+      to: v.to,
+      mode: v.mode,
+      attempts,
+      expires_at: isoMillis(int(v.expires_at)),
+      verified_at: isoMillis(at),
+      created_at: isoMillis(int(v.created_at)),
+    },
+    application_id: v.application_id,
+    account_id: v.account_id,
+    external_id: null,
+    created_at: at,
+    ordinal: 0,
+  }])
+  const [moved] = await db.query("transition", Sql.transition, [
+    "verified",
+    attempts,
+    v.resends,
+    v.code_hash,
+    v.expires_at,
+    at,
+    at,
+    id,
+    v.status,
+    v.attempts,
+    v.resends,
+    v.code_hash,
+    v.expires_at,
+    events,
+    s.applicationId,
+    0,
+    minuteOf(int(v.created_at)),
+    1 + int(v.resends),
+  ])
+  if (int(moved.n) !== 1) throw new Error("ceiling: the compare-and-set found the verification moved")
   return { start: t1 - t0, check: performance.now() - t2 }
 }
 

@@ -18,6 +18,7 @@ import {
 import { product } from "../product.ts"
 import { migration as verify } from "../sql/migrations/verify/0001_verify.ts"
 import { migration as sendCounters } from "../sql/migrations/verify/0002_send_counters.ts"
+import { migration as guardCreditShards } from "../sql/migrations/verify/0003_guard_credit_shards.ts"
 import {
   SandboxDestinationsRepoSql,
   VerificationsRepoSql,
@@ -65,7 +66,7 @@ export const verifyProduct = product({
     SandboxDestinationsRepoSql,
     VerifyRetentionRepoSql,
   ),
-  migrations: [verify, sendCounters],
+  migrations: [verify, sendCounters, guardCreditShards],
   services: () => Layer.provideMerge(VerifyConsole.Default, Verify.Default),
   operations: [...verifyOperations, ...verifyConsoleOperations],
   jobs: Effect.map(Effect.all([sweep, verifyRetention]), (lists) => lists.flat()),

@@ -3,27 +3,39 @@
  * verifications. Prints figures; asserts nothing about timing.
  *
  *   npx tsx bench/footprint.ts [--store pglite|postgres|both|memory] [--verifications N] [--every N] [--clients C]
- *                              [--keys K] [--database-url URL] [--pglite-dir DIR]
+ *                              [--keys K] [--database-url URL] [--pglite-dir DIR] [--node-flags "FLAGS"]
+ *                              [--source]
  *   (also `npm run bench -- footprint ...`)
  *
  * Defaults: PGlite, 50,000 verifications, a row every 10,000, 16 clients, 500 keys; PostgreSQL at
  * $DATABASE_URL or postgres://postgres@127.0.0.1:5432/test in a fresh schema (dropped at the end). `--store
  * memory` runs the host on its memory store (nothing on disk): what the host itself holds, for comparison.
  *
- * The Node host runs as its own process (`node --import tsx hosts/node.ts`, bench/verify-lib's `startHost`)
+ * The Node host runs as its own process as `npm start` runs it: the build (dist/hosts/node.js, rebuilt first by
+ * scripts/ensure-built.mjs when a source is newer) with the node flags of package.json's `start` script
+ * (`--node-flags "..."` replaces them, `--node-flags ""` runs with none). `--source` runs the TypeScript
+ * source instead (`node --import tsx hosts/node.ts`, bench/verify-lib's `startHost`, without the flags: Node
+ * refuses some of them in NODE_OPTIONS); tsx's loader and the untranspiled modules cost that host about 130 MB
+ * more (the memory store's host at rest: 285 MB from source, 155 MB built). Either way the host runs
  * with the SMS simulator: on PGlite with a real data directory (a fresh temporary one, removed at the end,
  * unless --pglite-dir names one, which is kept), or on PostgreSQL. The console sets up one application with
  * many keys (bench/verify-lib's `setupThroughConsole`); each client loops start → the simulator's SMS log →
  * check, which must answer `verified`. Every `--every` verifications it prints:
  * - the host's resident set (VmRSS of /proc/<pid>/status) and its peak so far (VmHWM);
+ * - the host's JavaScript heap (used / total) and its external memory (PGlite's WebAssembly memory counts
+ *   there), from the host's own `process.memoryUsage()`: the host runs with `MEMORY_LOG_MS` and prints it on
+ *   stderr every second; the row shows the latest line;
  * - the store on disk: PGlite, the data directory as `du` counts it (allocated blocks), and its WAL
  *   (pg_wal) apart; PostgreSQL, the schema's relations (pg_total_relation_size: tables, indexes, TOAST),
  *   since the database is shared with other schemas, and the server's WAL directory (pg_ls_waldir), which is
  *   server-wide;
  * - what the store grew by since the previous row (bytes on disk per `--every` verifications);
- * - verifications per second since the previous row.
+ * - verifications per second since the previous row, and the host's CPU time (user + system, /proc/<pid>/stat)
+ *   per verification over the same span: on a shared machine the rate follows the load, the CPU time much less.
  */
-import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs"
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { randomBytes } from "node:crypto"
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import pg from "pg"
@@ -35,10 +47,12 @@ import {
   freshSchema,
   type Host,
   makeHttp,
+  root,
   startHost,
   statusKb,
   StatusMix,
 } from "./verify-lib/support.ts"
+import { freePort } from "../test/support/net.ts"
 
 type Store = "pglite" | "postgres" | "memory"
 
@@ -66,6 +80,17 @@ const clients = positive("clients", 16)
 const keys = positive("keys", 500)
 const databaseUrl = arg("database-url") ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
 const pgliteDir = arg("pglite-dir")
+/** The node flags of `npm start` (package.json), for the host to be measured as it runs there. */
+const nodeFlags = arg("node-flags") ?? startFlags()
+const fromSource = argv.includes("--source")
+
+function startFlags(): string {
+  const start: string = JSON.parse(readFileSync(join(import.meta.dirname, "..", "package.json"), "utf8")).scripts.start
+  const run = start.split("&&").at(-1)!.trim()
+  const flags = /^node\s+(.*?)\s*dist\/hosts\/node\.js$/.exec(run)
+  if (!flags) throw new Error(`package.json's start script does not end in "node … dist/hosts/node.js": ${start}`)
+  return flags[1]
+}
 
 const log = (line = "") => process.stdout.write(`${line}\n`)
 const mb = (bytes: number) => `${fmt(bytes / 1e6, 1)} MB`
@@ -118,10 +143,101 @@ interface Row {
   readonly seconds: number
   readonly rssKb: number
   readonly hwmKb: number
+  readonly cpuMs: number
+  readonly memory: Memory | undefined
   readonly disk: Disk
 }
 
-const header = `| verifications | host RSS | peak RSS | on disk | WAL (segments) | disk growth | verifications/s |`
+/** The host's CPU time so far (user + system), in milliseconds, from /proc/<pid>/stat. */
+const cpuMs = (pid: number): number => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the command's closing parenthesis.
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
+  } catch {
+    return Number.NaN
+  }
+}
+
+/** The host's latest `process.memoryUsage()` (hosts/node.ts prints it with MEMORY_LOG_MS), in bytes. */
+interface Memory {
+  readonly heapUsed: number
+  readonly heapTotal: number
+  readonly external: number
+}
+
+const memoryOf = (stderr: ReadonlyArray<string>): Memory | undefined => {
+  for (let i = stderr.length - 1; i >= 0; i--) {
+    if (!stderr[i].startsWith("memory ")) continue
+    const field = (name: string) => Number(new RegExp(`\\b${name}=(\\d+)`).exec(stderr[i])?.[1] ?? Number.NaN)
+    return { heapUsed: field("heapUsed"), heapTotal: field("heapTotal"), external: field("external") }
+  }
+  return undefined
+}
+
+const header =
+  `| verifications | host RSS | peak RSS | JS heap used / total | external | on disk | WAL (segments) | disk growth | verifications/s | host CPU ms/verification |`
+
+/** `npm start`'s host: dist/hosts/node.js with `nodeFlags`; the same environment as bench/verify-lib's `startHost`. */
+const startBuiltHost = async (env: Record<string, string>): Promise<Host> => {
+  const port = await freePort()
+  const consoleToken = `console_bench_${randomBytes(12).toString("hex")}`
+  const flags = nodeFlags.split(/\s+/).filter((f) => f !== "")
+  const child: ChildProcess = spawn(process.execPath, [...flags, "dist/hosts/node.js"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      SMS_PROVIDER: "simulator",
+      CONSOLE_TOKEN: consoleToken,
+      CLOCK: "system",
+      STORE: "sql",
+      DATABASE_URL: "",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  })
+  const stderr: Array<string> = []
+  let pending = ""
+  child.stderr!.on("data", (c: Buffer) => {
+    pending += c.toString("utf8")
+    const lines = pending.split("\n")
+    pending = lines.pop()!
+    stderr.push(...lines)
+  })
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)))
+  await new Promise<void>((resolve, reject) => {
+    let out = ""
+    const onData = (c: Buffer) => {
+      out += c.toString("utf8")
+      if (out.includes("listening on")) {
+        child.stdout!.off("data", onData)
+        child.stdout!.resume()
+        resolve()
+      }
+    }
+    child.stdout!.on("data", onData)
+    void exited.then((code) => reject(new Error(`host exited (${code}) before listening:\n${stderr.join("\n")}`)))
+  })
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
+    consoleToken,
+    stderr,
+    stop: async () => {
+      if (child.exitCode === null) child.kill("SIGTERM")
+      const timer = setTimeout(() => child.exitCode === null && child.kill("SIGKILL"), 10_000)
+      await exited
+      clearTimeout(timer)
+    },
+  }
+}
+
+/** The host with its memory printed every second (MEMORY_LOG_MS, read by `memoryOf`). */
+const launch = (env: Record<string, string>): Promise<Host> =>
+  fromSource ? startHost({ ...env, MEMORY_LOG_MS: "1000" }) : startBuiltHost({ ...env, MEMORY_LOG_MS: "1000" })
 
 const runStore = async (store: Store) => {
   const cleanups: Array<() => Promise<void>> = []
@@ -133,17 +249,17 @@ const runStore = async (store: Store) => {
       const parent = pgliteDir ?? mkdtempSync(join(tmpdir(), "footprint-"))
       if (!pgliteDir) cleanups.unshift(() => Promise.resolve(rmSync(parent, { recursive: true, force: true })))
       const dir = pgliteDir ?? join(parent, "pglite")
-      host = await startHost({ PGLITE_DIR: dir })
+      host = await launch({ PGLITE_DIR: dir })
       disk = pgliteDisk(dir)
       where = `PGlite in ${dir}`
     } else if (store === "memory") {
-      host = await startHost({ STORE: "memory" })
+      host = await launch({ STORE: "memory" })
       disk = () => Promise.resolve({ total: 0, wal: 0, walSegments: 0 })
       where = "the memory store (no SQL: what the host holds by itself)"
     } else {
       const fresh = await freshSchema(databaseUrl, "footprint")
       cleanups.unshift(fresh.drop)
-      host = await startHost({ DATABASE_URL: fresh.url })
+      host = await launch({ DATABASE_URL: fresh.url })
       const admin = new pg.Client({ connectionString: databaseUrl })
       await admin.connect()
       cleanups.unshift(() => admin.end())
@@ -162,6 +278,8 @@ const runStore = async (store: Store) => {
       seconds: (performance.now() - t0) / 1000,
       rssKb: statusKb(host.pid, "VmRSS"),
       hwmKb: statusKb(host.pid, "VmHWM"),
+      cpuMs: cpuMs(host.pid),
+      memory: memoryOf(host.stderr),
       disk: await disk(),
     })
     const print = (r: Row) => {
@@ -169,16 +287,23 @@ const runStore = async (store: Store) => {
       const growth = prev ? r.disk.total - prev.disk.total : Number.NaN
       const perEvery = prev ? (growth * every) / (r.verifications - prev.verifications) : Number.NaN
       const rate = prev ? (r.verifications - prev.verifications) / (r.seconds - prev.seconds) : Number.NaN
+      const heap = r.memory ? `${mb(r.memory.heapUsed)} / ${mb(r.memory.heapTotal)}` : "-"
       log(
-        `| ${fmt(r.verifications)} | ${fmt(r.rssKb / 1024)} MB | ${fmt(r.hwmKb / 1024)} MB | ${mb(r.disk.total)} | ${
-          mb(r.disk.wal)
-        } (${r.disk.walSegments}) | ${prev ? mb(perEvery) : "-"} | ${prev ? fmt(rate) : "-"} |`,
+        `| ${fmt(r.verifications)} | ${fmt(r.rssKb / 1024)} MB | ${fmt(r.hwmKb / 1024)} MB | ${heap} | ${
+          r.memory ? mb(r.memory.external) : "-"
+        } | ${mb(r.disk.total)} | ${mb(r.disk.wal)} (${r.disk.walSegments}) | ${prev ? mb(perEvery) : "-"} | ${
+          prev ? fmt(rate) : "-"
+        } | ${prev ? fmt((r.cpuMs - prev.cpuMs) / (r.verifications - prev.verifications), 2) : "-"} |`,
       )
     }
 
-    log(`${clients} clients, ${fmt(verifications)} verifications; load average ${loadavg()[0].toFixed(1)}`)
+    log(
+      `${clients} clients, ${fmt(verifications)} verifications; load average ${loadavg()[0].toFixed(1)}; host ${
+        fromSource ? "from source (tsx), no node flags" : `dist/hosts/node.js, node flags "${nodeFlags}"`
+      }`,
+    )
     log(header)
-    log(`|---|---|---|---|---|---|---|`)
+    log(`|---|---|---|---|---|---|---|---|---|---|`)
     const t0 = performance.now()
     rows.push(await reading(0, t0))
     print(rows[0])
@@ -247,9 +372,9 @@ const runStore = async (store: Store) => {
     const first = rows[1] ?? rows[0]
     const last = rows.at(-1)!
     log(
-      `\n${fmt(verified)} verified in ${fmt(last.seconds, 0)} s (${
-        fmt(verified / last.seconds)
-      }/s); start {${startMix}}; check {${checkMix}}`,
+      `\n${fmt(verified)} verified in ${fmt(last.seconds, 0)} s (${fmt(verified / last.seconds)}/s; host CPU ${
+        fmt((last.cpuMs - rows[0].cpuMs) / Math.max(1, verified), 2)
+      } ms a verification); start {${startMix}}; check {${checkMix}}`,
     )
     log(
       `host RSS: ${fmt(first.rssKb / 1024)} MB at the first row, ${fmt(last.rssKb / 1024)} MB at the last (${
@@ -270,6 +395,7 @@ const runStore = async (store: Store) => {
 }
 
 const main = async () => {
+  if (!fromSource) execFileSync(process.execPath, ["scripts/ensure-built.mjs"], { cwd: root, stdio: "inherit" })
   log(`# Embedded footprint: ${stores.join(", ")}; ${fmt(verifications)} verifications; ${clients} clients`)
   for (const store of stores) await runStore(store)
 }

@@ -1,4 +1,7 @@
-/** The Node host: node:http straight into the shared dispatcher. */
+/**
+ * The Node host: node:http straight into the shared dispatcher. `npm start` runs the build with V8 heap flags
+ * (package.json's `start`; why: docs/decisions.md, "Embedded store (PGlite) settings").
+ */
 import { close, listen, nodeServer } from "../adapters/http/node.ts"
 import { banner, boot } from "./start.ts"
 
@@ -6,6 +9,17 @@ const started = await boot()
 const server = nodeServer(started.platform.dispatch)
 const port = await listen(server, started.settings.port, started.settings.host)
 for (const line of banner(started, port)) console.log(line)
+
+// Opt-in (off by default): `MEMORY_LOG_MS=5000` prints the process' memory on stderr every 5 s, one line
+// `memory rss=… heapTotal=… heapUsed=… external=… arrayBuffers=…` in bytes (bench/footprint.ts reads it).
+const memoryLogMs = Number(process.env.MEMORY_LOG_MS ?? 0)
+if (memoryLogMs > 0) {
+  setInterval(() => {
+    const m = process.memoryUsage()
+    const fields = Object.entries(m).map(([name, bytes]) => `${name}=${bytes}`)
+    process.stderr.write(`memory ${fields.join(" ")}\n`)
+  }, memoryLogMs).unref()
+}
 
 let stopping = false
 const stop = async () => {

@@ -19,7 +19,7 @@
  * Parameters are serialized by the type Postgres infers for each placeholder, so a plain
  * object or array bound to a json/jsonb column is JSON-encoded.
  *
- * Server settings and checkpoints: see `PgliteSettings` below.
+ * Server settings and checkpoints: see `PgliteSettings` below; a fresh data directory: `initializeApart`.
  */
 import * as Reactivity from "@effect/experimental/Reactivity"
 import { PGlite, type Results, type RowMode, types as PgliteTypes } from "@electric-sql/pglite"
@@ -116,17 +116,57 @@ const ensureDirectory = (dataDir: string): Effect.Effect<void, SqlError> => {
   })
 }
 
+const startParams = (): Array<string> => [
+  ...PGlite.defaultStartParams,
+  ...Object.entries(PgliteSettings.server).flatMap(([name, value]) => ["-c", `${name}=${value}`]),
+]
+
+/** Run by a child process (`node --input-type=module -e`): opens the directory once, so PGlite runs initdb there. */
+const initdbScript = `const { PGlite } = await import(process.env.PGLITE_MODULE)
+const pg = new PGlite(process.env.PGLITE_INITDB_DIR, { startParams: JSON.parse(process.env.PGLITE_START_PARAMS) })
+await pg.waitReady
+await pg.close()`
+
+/**
+ * On Node, a local data directory without a database (no PG_VERSION) is made by a short-lived child process
+ * before the host opens it. PGlite's initdb runs two more WebAssembly instances and a 128 MB copy of one
+ * instance's memory beside the one that stays: in the host's own process that took its resident set to
+ * 0.8-0.9 GB, and 110-150 MB of it stayed resident after the instances were collected (freed memory the
+ * allocator keeps). The child exits and returns all of it; the host then opens an existing database.
+ * Elsewhere (Deno, Bun, `memory://`), or when the child cannot run or fails, PGlite runs initdb in process as
+ * before.
+ */
+const initializeApart = async (dataDir: string): Promise<void> => {
+  const directory = localDirectory(dataDir)
+  const g = globalThis as {
+    process?: { execPath?: string; release?: { name?: string }; env?: Record<string, string | undefined> }
+  }
+  const onNode = g.process?.release?.name === "node" && !("Deno" in globalThis) && !("Bun" in globalThis)
+  const resolve = (import.meta as { resolve?: (specifier: string) => string }).resolve
+  if (directory === undefined || !onNode || g.process?.execPath === undefined || resolve === undefined) return
+  const fs = await import("node:fs")
+  const path = await import("node:path")
+  if (fs.existsSync(path.join(directory, "PG_VERSION"))) return
+  const { execFile } = await import("node:child_process")
+  await new Promise<void>((done) => {
+    execFile(g.process!.execPath!, ["--input-type=module", "-e", initdbScript], {
+      env: {
+        ...g.process!.env,
+        PGLITE_MODULE: resolve("@electric-sql/pglite"),
+        PGLITE_INITDB_DIR: directory,
+        PGLITE_START_PARAMS: JSON.stringify(startParams()),
+      },
+      timeout: 120_000,
+    }, () => done())
+  })
+}
+
 const openPglite = (dataDir: string): Effect.Effect<PGlite, SqlError, Scope.Scope> =>
   Effect.acquireRelease(
     Effect.tryPromise({
       try: async () => {
-        const pg = new PGlite(dataDir, {
-          parsers: { [INT8]: parseInt8 },
-          startParams: [
-            ...PGlite.defaultStartParams,
-            ...Object.entries(PgliteSettings.server).flatMap(([name, value]) => ["-c", `${name}=${value}`]),
-          ],
-        })
+        await initializeApart(dataDir)
+        const pg = new PGlite(dataDir, { parsers: { [INT8]: parseInt8 }, startParams: startParams() })
         await pg.waitReady
         return pg
       },

@@ -129,9 +129,9 @@ const verificationUpdate = `UPDATE verifications SET application_id = $2, accoun
  * parameters (`chargeCtes`), and the minute the guard's rolling hour begins.
  *
  * The rows other starts also want are taken in one order, whatever the plan: the wallet's (`charged`, read by
- * the outer query's FROM), then the day's spend (`sp`, read by the outer query and reading `charged`), then the
- * guard's minute (`g`, run after the outer query); the verification and the send, which no other start wants,
- * last. With no room in the wallet, nothing after it is judged.
+ * the outer query's FROM), then the day's spend (`sp`, reading `charged`), then the guard's minute (`g`, reading
+ * `sp`); the verification and the send, which no other start wants, last. With no room in the wallet (or the
+ * day's spend refused), nothing after it is written.
  */
 const recordText = (update: boolean, spend: boolean, charge: boolean, guard: boolean) => {
   let next = 23
@@ -154,7 +154,7 @@ const recordText = (update: boolean, spend: boolean, charge: boolean, guard: boo
       : []),
     `g AS (
       INSERT INTO verify_guard AS g (application_id, epoch, minute, shard, sends, verified)
-      SELECT $2, $19::bigint, $20::bigint, 0, 1, 0${afterCharge}
+      SELECT $2, $19::bigint, $20::bigint, 0, 1, 0${spend ? " FROM sp" : afterCharge}
       ON CONFLICT (application_id, epoch, minute, shard) DO UPDATE SET sends = g.sends + 1
     )`,
     `v AS (${update ? verificationUpdate : verificationInsert})`,

@@ -33,7 +33,9 @@
  *
  * The message text carries one-time codes: it is never logged, traced, or copied into an error.
  */
-import { FetchHttpClient, HttpClient, HttpClientRequest } from "@effect/platform"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Config, type ConfigError, Duration, Effect, Layer, Redacted } from "effect"
 import { type Sms, SmsGateway, type SmsReceipt, SmsRefused } from "../../ports/sms.ts"
 

@@ -89,9 +89,9 @@ export const Sql = {
       RETURNING 1
     ),
     g AS (
-      INSERT INTO verify_guard AS g (application_id, epoch, minute, sends, verified)
-      SELECT $2, $19::bigint, $20::bigint, 1, 0 FROM charged
-      ON CONFLICT (application_id, epoch, minute) DO UPDATE SET sends = g.sends + 1
+      INSERT INTO verify_guard AS g (application_id, epoch, minute, shard, sends, verified)
+      SELECT $2, $19::bigint, $20::bigint, 0, 1, 0 FROM sp
+      ON CONFLICT (application_id, epoch, minute, shard) DO UPDATE SET sends = g.sends + 1
     ),
     v AS (INSERT INTO verifications (${verificationColumns}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)),
     sent AS (
@@ -106,7 +106,7 @@ export const Sql = {
   getVerification: `SELECT ${verificationColumns} FROM verifications WHERE id = $1`,
   /**
    * `$1..$7` the new state, `$8` the id, `$9..$13` the state the row must still hold, `$14` the events (JSON),
-   * `$15..$18` the guard's credit (application, epoch, minute, count).
+   * `$15..$19` the guard's credit (application, epoch, minute, count, shard).
    */
   transition: `WITH moved AS (
       UPDATE verifications SET status = $1, attempts = $2, resends = $3, code_hash = $4, expires_at = $5,
@@ -120,9 +120,9 @@ export const Sql = {
         account_id uuid, external_id text, created_at bigint, ordinal int)
       ORDER BY e.ordinal
     ), credited AS (
-      INSERT INTO verify_guard AS g (application_id, epoch, minute, sends, verified)
-      SELECT $15::uuid, $16::bigint, $17::bigint, 0, $18::int FROM moved
-      ON CONFLICT (application_id, epoch, minute) DO UPDATE SET verified = g.verified + EXCLUDED.verified
+      INSERT INTO verify_guard AS g (application_id, epoch, minute, shard, sends, verified)
+      SELECT $15::uuid, $16::bigint, $17::bigint, $19::smallint, 0, $18::int FROM moved
+      ON CONFLICT (application_id, epoch, minute, shard) DO UPDATE SET verified = g.verified + EXCLUDED.verified
     ) SELECT count(*) AS n FROM moved`,
 } as const
 
@@ -430,6 +430,7 @@ const verification = async (db: Db, s: Seed, run: CeilingRun) => {
     0,
     minuteOf(int(v.created_at)),
     1 + int(v.resends),
+    1 + (parseInt(id.slice(0, 8), 16) % 8),
   ])
   if (int(moved.n) !== 1) throw new Error("ceiling: the compare-and-set found the verification moved")
   return { start: t1 - t0, check: performance.now() - t2 }

@@ -19,6 +19,7 @@ import { product } from "../product.ts"
 import { migration as verify } from "../sql/migrations/verify/0001_verify.ts"
 import { migration as sendCounters } from "../sql/migrations/verify/0002_send_counters.ts"
 import { migration as guardCreditShards } from "../sql/migrations/verify/0003_guard_credit_shards.ts"
+import { migration as leanerIndexes } from "../sql/migrations/verify/0004_leaner_indexes.ts"
 import {
   SandboxDestinationsRepoSql,
   VerificationsRepoSql,
@@ -66,7 +67,7 @@ export const verifyProduct = product({
     SandboxDestinationsRepoSql,
     VerifyRetentionRepoSql,
   ),
-  migrations: [verify, sendCounters, guardCreditShards],
+  migrations: [verify, sendCounters, guardCreditShards, leanerIndexes],
   services: () => Layer.provideMerge(VerifyConsole.Default, Verify.Default),
   operations: [...verifyOperations, ...verifyConsoleOperations],
   jobs: Effect.map(Effect.all([sweep, verifyRetention]), (lists) => lists.flat()),

@@ -359,8 +359,10 @@ export const VerifySendsRepoSql = Layer.effect(
         Effect.all([
           sql.unsafe(forgetDestination, [s.applicationId, s.to, s.sentAt]),
           s.clientIp === null ? Effect.void : sql.unsafe(forgetClientIp, [s.applicationId, s.clientIp, s.sentAt]),
+          // Found by the application's index (application, time): sends have no index by verification.
           sql`DELETE FROM verify_sends WHERE id = (SELECT id FROM verify_sends
-            WHERE verification_id = ${s.verificationId} AND sent_at = ${s.sentAt} ORDER BY id DESC LIMIT 1)`,
+            WHERE application_id = ${s.applicationId} AND sent_at = ${s.sentAt} AND verification_id = ${s.verificationId}
+            ORDER BY id DESC LIMIT 1)`,
         ], { discard: true }).pipe(Effect.orDie),
       uncount: (s, slots) =>
         Effect.all([

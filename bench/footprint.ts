@@ -34,8 +34,7 @@
  * - verifications per second since the previous row, and the host's CPU time (user + system, /proc/<pid>/stat)
  *   per verification over the same span: on a shared machine the rate follows the load, the CPU time much less.
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process"
-import { randomBytes } from "node:crypto"
+import { execFileSync } from "node:child_process"
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
@@ -53,7 +52,6 @@ import {
   statusKb,
   StatusMix,
 } from "./verify-lib/support.ts"
-import { freePort } from "../test/support/net.ts"
 
 type Store = "pglite" | "postgres" | "memory"
 
@@ -180,65 +178,11 @@ const memoryOf = (stderr: ReadonlyArray<string>): Memory | undefined => {
 const header =
   `| verifications | host RSS | peak RSS | JS heap used / total | external | on disk | WAL (segments) | disk growth | verifications/s | host CPU ms/verification |`
 
-/** `npm start`'s host: dist/hosts/node.js with `nodeFlags`; the same environment as bench/verify-lib's `startHost`. */
-const startBuiltHost = async (env: Record<string, string>): Promise<Host> => {
-  const port = await freePort()
-  const consoleToken = `console_bench_${randomBytes(12).toString("hex")}`
-  const flags = nodeFlags.split(/\s+/).filter((f) => f !== "")
-  const child: ChildProcess = spawn(process.execPath, [...flags, "dist/hosts/node.js"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      SMS_PROVIDER: "simulator",
-      CONSOLE_TOKEN: consoleToken,
-      CLOCK: "system",
-      STORE: "sql",
-      DATABASE_URL: "",
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  })
-  const stderr: Array<string> = []
-  let pending = ""
-  child.stderr!.on("data", (c: Buffer) => {
-    pending += c.toString("utf8")
-    const lines = pending.split("\n")
-    pending = lines.pop()!
-    stderr.push(...lines)
-  })
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)))
-  await new Promise<void>((resolve, reject) => {
-    let out = ""
-    const onData = (c: Buffer) => {
-      out += c.toString("utf8")
-      if (out.includes("listening on")) {
-        child.stdout!.off("data", onData)
-        child.stdout!.resume()
-        resolve()
-      }
-    }
-    child.stdout!.on("data", onData)
-    void exited.then((code) => reject(new Error(`host exited (${code}) before listening:\n${stderr.join("\n")}`)))
-  })
-  return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    pid: child.pid!,
-    consoleToken,
-    stderr,
-    stop: async () => {
-      if (child.exitCode === null) child.kill("SIGTERM")
-      const timer = setTimeout(() => child.exitCode === null && child.kill("SIGKILL"), 10_000)
-      await exited
-      clearTimeout(timer)
-    },
-  }
-}
-
 /** The host with its memory printed every second (MEMORY_LOG_MS, read by `memoryOf`). */
 const launch = (env: Record<string, string>): Promise<Host> =>
-  fromSource ? startHost({ ...env, MEMORY_LOG_MS: "1000" }) : startBuiltHost({ ...env, MEMORY_LOG_MS: "1000" })
+  fromSource ? startHost({ ...env, MEMORY_LOG_MS: "1000" }) : startHost({ ...env, MEMORY_LOG_MS: "1000" }, {
+    built: { nodeFlags: nodeFlags.split(/\s+/).filter((f) => f !== "") },
+  })
 
 const runStore = async (store: Store) => {
   const cleanups: Array<() => Promise<void>> = []

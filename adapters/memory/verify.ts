@@ -86,6 +86,13 @@ const countSends = (t: Tables, applicationId: string, since: number, keep: (s: V
   return n
 }
 
+/** The day's spend of an application: its sends' prices since `dayStart`. */
+const spentSince = (t: Tables, applicationId: string, dayStart: number) => {
+  let spent = 0
+  for (const s of t.sendsByApplication.get(applicationId) ?? []) if (s.sentAt >= dayStart) spent += s.priceHalalas
+  return spent
+}
+
 /**
  * The memory store derives every count from its sends (transactions are serialized here, so nothing needs
  * the SQL store's per-destination rows and counters); the figures are the same.
@@ -131,10 +138,7 @@ export const VerifySendsRepoMemory = Layer.effect(
         } else if (t.verifications.has(v.id)) setIn(t.verifications, v.id, v, record)
         let spendAdmitted = true
         if (r.spend !== null) {
-          let spent = 0
-          for (const s of t.sendsByApplication.get(v.applicationId) ?? []) {
-            if (s.sentAt >= r.spend.dayStart) spent += s.priceHalalas
-          }
+          const spent = spentSince(t, v.applicationId, r.spend.dayStart)
           spendAdmitted = r.spend.capHalalas === null || spent + r.send.priceHalalas <= r.spend.capHalalas
         }
         pushUnder(t.sendsByApplication, r.send.applicationId, r.send, record)
@@ -157,11 +161,7 @@ export const VerifySendsRepoMemory = Layer.effect(
         }
       }),
     spendAdmits: (applicationId, dayStart, price, cap) =>
-      db.read((t) => {
-        let spent = 0
-        for (const s of t.sendsByApplication.get(applicationId) ?? []) if (s.sentAt >= dayStart) spent += s.priceHalalas
-        return spent + price <= cap
-      }),
+      db.read((t) => spentSince(t, applicationId, dayStart) + price <= cap),
     guardStats: (applicationId, epoch, since) => db.read((t) => guardStats(t, applicationId, epoch, since)),
     insert: (send) => db.write((t, record) => pushUnder(t.sendsByApplication, send.applicationId, send, record)),
   })),

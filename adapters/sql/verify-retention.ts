@@ -7,6 +7,7 @@
 import { Effect, Layer, Option } from "effect"
 import type { Millis } from "../../core/shared/brands.ts"
 import { VerifyRetentionRepo } from "../../ports/store/verify-retention.ts"
+import { earliest } from "../jobs.ts"
 import { client, num, numOrNull, type Row } from "./rows.ts"
 
 const count = (rows: ReadonlyArray<Row>) => num(rows[0].n)
@@ -40,36 +41,24 @@ export const VerifyRetentionRepoSql = Layer.effect(
           RETURNING 1)
         SELECT count(*) AS n FROM gone`.pipe(Effect.map(count), Effect.orDie)
 
-    const pruneDestinationCounters = (before: Millis, limit: number) =>
+    /**
+     * Counter rows whose `column` (an indexed time, or a small table's) is before `before`, oldest first; the
+     * condition is repeated so a row a start moved on meanwhile stays.
+     */
+    const pruneOlder = (table: string, column: string) => (before: Millis, limit: number) =>
       sql`WITH gone AS (
-          DELETE FROM verify_destinations WHERE ctid = ANY (ARRAY(
-            SELECT ctid FROM verify_destinations WHERE latest < ${before} ORDER BY latest LIMIT ${limit}))
-            AND latest < ${before}
+          DELETE FROM ${sql.literal(table)} WHERE ctid = ANY (ARRAY(
+            SELECT ctid FROM ${sql.literal(table)} WHERE ${sql.literal(column)} < ${before}
+            ORDER BY ${sql.literal(column)} LIMIT ${limit}))
+            AND ${sql.literal(column)} < ${before}
           RETURNING 1)
         SELECT count(*) AS n FROM gone`.pipe(Effect.map(count), Effect.orDie)
 
-    const pruneClientIpCounters = (before: Millis, limit: number) =>
-      sql`WITH gone AS (
-          DELETE FROM verify_client_ips WHERE ctid = ANY (ARRAY(
-            SELECT ctid FROM verify_client_ips WHERE latest < ${before} ORDER BY latest LIMIT ${limit}))
-            AND latest < ${before}
-          RETURNING 1)
-        SELECT count(*) AS n FROM gone`.pipe(Effect.map(count), Effect.orDie)
-
-    // One row per application and day, and only the day before today is ever old: a small scan.
-    const pruneSpendDays = (before: Millis, limit: number) =>
-      sql`WITH gone AS (
-          DELETE FROM verify_spend WHERE ctid = ANY (ARRAY(
-            SELECT ctid FROM verify_spend WHERE day_start < ${before} LIMIT ${limit}))
-          RETURNING 1)
-        SELECT count(*) AS n FROM gone`.pipe(Effect.map(count), Effect.orDie)
-
-    const pruneGuardMinutes = (before: Millis, limit: number) =>
-      sql`WITH gone AS (
-          DELETE FROM verify_guard WHERE ctid = ANY (ARRAY(
-            SELECT ctid FROM verify_guard WHERE minute < ${before} ORDER BY minute LIMIT ${limit}))
-          RETURNING 1)
-        SELECT count(*) AS n FROM gone`.pipe(Effect.map(count), Effect.orDie)
+    const pruneDestinationCounters = pruneOlder("verify_destinations", "latest")
+    const pruneClientIpCounters = pruneOlder("verify_client_ips", "latest")
+    // One row per application and day, and only the days before today are ever old: a small scan.
+    const pruneSpendDays = pruneOlder("verify_spend", "day_start")
+    const pruneGuardMinutes = pruneOlder("verify_guard", "minute")
 
     const oldestOf = (table: string, column: string) =>
       sql`SELECT min(${sql.literal(column)}) AS at FROM ${sql.literal(table)}`.pipe(
@@ -93,11 +82,7 @@ export const VerifyRetentionRepoSql = Layer.effect(
       guardMinute: oldestOf("verify_guard", "minute"),
     }).pipe(Effect.map(({ clientIp, destination, ...rest }) => ({
       ...rest,
-      capCounter: Option.isNone(destination)
-        ? clientIp
-        : Option.isNone(clientIp)
-        ? destination
-        : Option.some(Math.min(destination.value, clientIp.value)),
+      capCounter: earliest(destination, clientIp) as Option.Option<Millis>,
     })))
 
     return {

@@ -321,11 +321,7 @@ const report = (r: StoreResult, args: Args) => {
       )
     }
   } else if (r.pairSkipped) log(`minimal pair: skipped (${r.pairSkipped})`)
-  const one = r.variants.find((v) => v.applications === 1)
-  for (const many of r.variants.filter((v) => v.applications > 1)) {
-    if (!one) break
-    const a = perSecond(one.run.verifications, one.run.seconds)
-    const b = perSecond(many.run.verifications, many.run.seconds)
+  for (const { a, b, many, one } of oneAgainstMany(r)) {
     log(
       `one application / ${many.applications} applications: ${fmt(a, 0)} / ${fmt(b, 0)} verifications/s = ${
         fmt(a / b, 2)
@@ -334,6 +330,18 @@ const report = (r: StoreResult, args: Args) => {
       }; the same ${args.clients} clients, the same account and wallet)`,
     )
   }
+}
+
+/** The one-application run against each run over more applications, with their verifications/s (`a`, `b`). */
+const oneAgainstMany = (r: StoreResult) => {
+  const one = r.variants.find((v) => v.applications === 1)
+  if (!one) return []
+  return r.variants.filter((v) => v.applications > 1).map((many) => ({
+    one,
+    many,
+    a: perSecond(one.run.verifications, one.run.seconds),
+    b: perSecond(many.run.verifications, many.run.seconds),
+  }))
 }
 
 const summary = (results: ReadonlyArray<StoreResult>) => {
@@ -358,11 +366,7 @@ const summary = (results: ReadonlyArray<StoreResult>) => {
     }
   }
   for (const r of results) {
-    const one = r.variants.find((v) => v.applications === 1)
-    for (const many of r.variants.filter((v) => v.applications > 1)) {
-      if (!one) break
-      const a = perSecond(one.run.verifications, one.run.seconds)
-      const b = perSecond(many.run.verifications, many.run.seconds)
+    for (const { a, b, many } of oneAgainstMany(r)) {
       log(
         `\n${r.store}: one application ${fmt(a)} verif/s, ${many.applications} applications of one account ${
           fmt(b)

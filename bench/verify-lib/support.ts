@@ -354,17 +354,19 @@ export interface Host {
 /**
  * Starts `hosts/node.ts` as its own process: `node --import tsx hosts/node.ts`, which is what
  * `npx tsx hosts/node.ts` runs, but with the host itself as the child so /proc/<pid> is the server's.
+ * With `built`, the built host instead, as `npm start` runs it: `node <flags> dist/hosts/node.js`.
  */
 export const startHost = async (
   env: Record<string, string>,
-  opts: { trace?: boolean; cpuProfDir?: string } = {},
+  opts: { trace?: boolean; cpuProfDir?: string; built?: { readonly nodeFlags: ReadonlyArray<string> } } = {},
 ): Promise<Host> => {
   const port = await freePort()
   const consoleToken = `console_bench_${randomBytes(12).toString("hex")}`
-  const nodeArgs = ["--import", "tsx"]
+  const nodeArgs = opts.built ? [...opts.built.nodeFlags] : ["--import", "tsx"]
   if (opts.trace) nodeArgs.push("--import", "./bench/verify-lib/trace.ts")
   if (opts.cpuProfDir) nodeArgs.push("--cpu-prof", "--cpu-prof-dir", opts.cpuProfDir)
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, "hosts/node.ts"], {
+  const entry = opts.built ? "dist/hosts/node.js" : "hosts/node.ts"
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, entry], {
     cwd: root,
     env: {
       ...process.env,

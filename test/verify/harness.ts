@@ -12,6 +12,7 @@ import { SmsGatewaySimulator } from "../../adapters/sms/simulator.ts"
 import type { Settings } from "../../adapters/config.ts"
 import { portsLayer } from "../../adapters/platform.ts"
 import { memoryStoreOf, selectedProducts, servicesOf } from "../../adapters/products.ts"
+import { PgliteStoreLive } from "../../adapters/sql/store.ts"
 import { Console } from "../../core/console/service.ts"
 import { authorize, type KeyPrincipal } from "../../core/pipeline/authenticate.ts"
 import type { ApiRequest } from "../../core/pipeline/request.ts"
@@ -66,10 +67,11 @@ export const testSettings: Settings = {
  * A fresh platform (empty memory store) each time it is provided: the products list folded as the platform
  * folds it (adapters/products.ts), over the memory store and a switchable SMS simulator.
  */
-export const VerifyTestLayer = () => {
+export const VerifyTestLayer = (store: "memory" | "pglite" = "memory") => {
   const list = selectedProducts(testSettings)
   const sms = Layer.provideMerge(SwitchableSms, Layer.sync(NetworkSwitch, () => ({ refusing: false })))
-  return servicesOf(list, testSettings, portsLayer(testSettings, memoryStoreOf(list), sms))
+  const storeLayer = store === "memory" ? memoryStoreOf(list) : Layer.orDie(PgliteStoreLive("memory://", list))
+  return servicesOf(list, testSettings, portsLayer(testSettings, storeLayer, sms))
 }
 
 /** What a test body may use: the platform's services and the TestClock's. */
@@ -83,7 +85,11 @@ export const platformTest = (
   name: string,
   body: () => Generator<YieldWrap<Effect.Effect<any, any, PlatformServices>>, unknown, never>,
   timeout?: number,
-) => it.effect(name, () => Effect.provide(Effect.gen(body), VerifyTestLayer()), timeout)
+) => {
+  it.effect(name, () => Effect.provide(Effect.gen(body), VerifyTestLayer()), timeout)
+  // The same rule on the SQL store (PGlite in memory): its statements, counters and locks, not the memory twin.
+  it.effect(`${name} (on PGlite)`, () => Effect.provide(Effect.gen(body), VerifyTestLayer("pglite")), timeout ?? 60_000)
+}
 
 export const RefusedNumber = "+966500000001"
 

@@ -6,6 +6,7 @@ import { Effect, Layer, Option } from "effect"
 import type { OutboxEvent } from "../../ports/store/outbox.ts"
 import {
   type DeliveryAttempt,
+  RoutePosition,
   WebhookDeliveriesRepo,
   type WebhookDelivery,
 } from "../../ports/store/webhook-deliveries.ts"
@@ -96,10 +97,21 @@ const make = (db: Effect.Effect.Success<ReturnType<typeof memoryTables<Sets>>>):
   }
 
   return {
-    unrouted: (limit) => db.read((t) => unroutedIn(t, limit)),
-    markRouted: (ids) =>
+    unrouted: (limit) =>
+      db.read((t) => {
+        const events = unroutedIn(t, limit)
+        const through = events.length === 0 ? null : RoutePosition(events[events.length - 1].id)
+        return { events, through, read: events.length }
+      }),
+    // Every event up to `through` (an event's id): the batch handed out before it.
+    markRouted: (through) =>
       db.write((t, record) => {
-        ids.forEach((id) => addTo(routed, id, record))
+        checkCursor(t)
+        const last: string = through
+        let end = cursor.index
+        while (end < t.outbox.length && t.outbox[end].id !== last) end++
+        if (end === t.outbox.length) return
+        for (let i = cursor.index; i <= end; i++) addTo(routed, t.outbox[i].id, record)
         advance(t, record)
       }),
     enqueue: (deliveries) =>

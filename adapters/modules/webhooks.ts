@@ -16,6 +16,7 @@ import { product } from "../product.ts"
 import { migration as endpoints } from "../sql/migrations/webhooks/0001_endpoints.ts"
 import { migration as deliveries } from "../sql/migrations/webhooks/0002_deliveries.ts"
 import { migration as retentionIndex } from "../sql/migrations/webhooks/0003_retention.ts"
+import { migration as routingCursor } from "../sql/migrations/webhooks/0004_routing_cursor.ts"
 import { earliest } from "../jobs.ts"
 import { inBatches, retentionJob } from "../retention.ts"
 import { WebhookDeliveriesRepoSql } from "../sql/webhook-deliveries.ts"
@@ -52,7 +53,7 @@ export const webhooksProduct = product({
   name: "webhooks",
   memory: Layer.mergeAll(WebhookEndpointsRepoMemory, WebhookDeliveriesRepoMemory),
   sql: Layer.mergeAll(WebhookEndpointsRepoSql, WebhookDeliveriesRepoSql),
-  migrations: [endpoints, deliveries, retentionIndex],
+  migrations: [endpoints, deliveries, retentionIndex, routingCursor],
   services: (settings) =>
     Layer.mergeAll(WebhookDispatcher.Default, WebhookConsole.Default).pipe(
       Layer.provideMerge(

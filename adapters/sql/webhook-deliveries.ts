@@ -8,6 +8,7 @@ import type { EventId } from "../../core/shared/brands.ts"
 import {
   type DeliveryAttempt,
   type DeliveryStatus,
+  RoutePosition,
   WebhookDeliveriesRepo,
   type WebhookDelivery,
 } from "../../ports/store/webhook-deliveries.ts"
@@ -53,24 +54,79 @@ const insertRow = (d: WebhookDelivery) => ({
   created_at: d.createdAt,
 })
 
+/**
+ * The router's read, one statement: the lock (taken without waiting; none for a caller while another router holds
+ * it), then up to $1 events past the cursor below the snapshot's xmin, walked in (xid, seq) order on the index
+ * `outbox_events_position` (the cursor and the xmin are scalar subqueries, so they bound the index scan as
+ * parameters whatever the statistics). Its first row carries the lock, the position of the last event read
+ * (`through`), how many were read, and whether the outbox's newest event is at or above the xmin (events held back behind running
+ * transactions); event columns come for the events with an endpoint of their application or account (null on a
+ * lone first row).
+ */
+const unroutedStatement = `WITH
+  lock AS MATERIALIZED (
+    SELECT pg_try_advisory_xact_lock(hashtext(coalesce(current_schema(), '') || '.outbox_routing')) AS locked),
+  stretch AS MATERIALIZED (
+    SELECT e.xid, e.seq, e.id, e.event, e.data, e.application_id, e.account_id, e.external_id, e.created_at
+    FROM outbox_events e
+    WHERE (SELECT locked FROM lock)
+      AND (e.xid, e.seq) > ((SELECT xid FROM outbox_routing), (SELECT seq FROM outbox_routing))
+      AND e.xid < (SELECT pg_snapshot_xmin(pg_current_snapshot()))
+    ORDER BY e.xid, e.seq LIMIT $1),
+  head AS (
+    SELECT lock.locked,
+      (SELECT xid::text || ':' || seq FROM stretch ORDER BY xid DESC, seq DESC LIMIT 1) AS through,
+      (SELECT count(*) FROM stretch) AS read,
+      (SELECT h.xid FROM outbox_events h WHERE h.xid IS NOT NULL ORDER BY h.xid DESC, h.seq DESC LIMIT 1)
+        >= (SELECT pg_snapshot_xmin(pg_current_snapshot())) AS held
+    FROM lock)
+SELECT head.locked, head.through, head.read, head.held, s.id, s.event, s.data, s.application_id, s.account_id,
+  s.external_id, s.created_at
+FROM head LEFT JOIN LATERAL (
+  SELECT * FROM stretch WHERE
+    EXISTS (SELECT 1 FROM webhook_endpoints w
+      WHERE w.owner_kind = 'application' AND w.owner_id = stretch.application_id::text)
+    OR EXISTS (SELECT 1 FROM webhook_endpoints w
+      WHERE w.owner_kind = 'account' AND w.owner_id = stretch.account_id::text)
+  ORDER BY stretch.xid, stretch.seq) s ON true`
+
+/** How long a read waits, at most, for events held back behind a transaction still running; and how often it looks. */
+const heldBackWait = { tries: 50, everyMs: 20 } as const
+
+const pause = (ms: number) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, ms)))
+
 export const WebhookDeliveriesRepoSql = Layer.effect(
   WebhookDeliveriesRepo,
   Effect.gen(function* () {
     const sql = yield* client
     return {
+      // The stretch past the cursor whose transactions have all ended (below the snapshot's xmin: see
+      // migrations/webhooks/0004), read by one router at a time (a transaction-scoped advisory lock taken without
+      // waiting, which gives the transaction no id, so the read may be repeated in it). Only events whose
+      // application or account has an endpoint come back: the others need no delivery.
       unrouted: (limit) =>
-        sql`SELECT id, event, data, application_id, account_id, external_id, created_at FROM outbox_events
-          WHERE routed_at IS NULL ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED`.pipe(
-          Effect.map((rows) => rows.map(toEvent)),
-          Effect.orDie,
-        ),
-      markRouted: (ids, at) =>
-        ids.length === 0
-          ? Effect.void
-          : sql`UPDATE outbox_events SET routed_at = ${at} WHERE ${sql.in("id", ids)}`.pipe(
-            Effect.asVoid,
-            Effect.orDie,
-          ),
+        Effect.gen(function* () {
+          for (let attempt = 0;; attempt++) {
+            const rows = yield* sql.unsafe(unroutedStatement, [limit])
+            const head = rows[0]
+            if (head.locked !== true) return { events: [], through: null, read: 0 }
+            if (head.through !== null || head.held !== true || attempt >= heldBackWait.tries) {
+              return {
+                events: rows.filter((row) => row.id !== null).map(toEvent),
+                through: head.through === null ? null : RoutePosition(String(head.through)),
+                read: num(head.read),
+              }
+            }
+            // Nothing settled yet, but events of transactions still running (or just ended, behind an older
+            // one): wait a little for them, as the partner feed does, so a move is routed as soon as it answered.
+            yield* pause(heldBackWait.everyMs)
+          }
+        }).pipe(Effect.orDie),
+      markRouted: (through) => {
+        const [xid, seq] = through.split(":")
+        return sql`UPDATE outbox_routing SET xid = ${xid}::xid8, seq = ${seq}::bigint
+          WHERE (xid, seq) < (${xid}::xid8, ${seq}::bigint)`.pipe(Effect.asVoid, Effect.orDie)
+      },
       enqueue: (deliveries) =>
         deliveries.length === 0
           ? Effect.void
@@ -140,7 +196,9 @@ export const WebhookDeliveriesRepoSql = Layer.effect(
           }))
         }).pipe(Effect.orDie),
       nextDue: sql`SELECT
-          (SELECT min(created_at) FROM outbox_events WHERE routed_at IS NULL) AS unrouted,
+          (SELECT e.created_at FROM outbox_events e
+            WHERE (e.xid, e.seq) > ((SELECT xid FROM outbox_routing), (SELECT seq FROM outbox_routing))
+            ORDER BY e.xid, e.seq LIMIT 1) AS unrouted,
           (SELECT min(greatest(next_attempt_at, coalesce(lease_until, 0))) FROM webhook_deliveries
             WHERE next_attempt_at IS NOT NULL) AS due`.pipe(
         Effect.map((rows) => {
@@ -159,23 +217,23 @@ export const WebhookDeliveriesRepoSql = Layer.effect(
               AND status <> 'pending' AND created_at < ${before}
             RETURNING 1)
           SELECT count(*) AS n FROM gone`.pipe(Effect.map((rows) => num(rows[0].n)), Effect.orDie),
-      // Routed (`routed_at` is set in the transaction that enqueued the event's deliveries, so they are visible
-      // with it) and no delivery of it pending (by the (event_id, …) unique index). An unrouted event, one being
-      // routed (its row lock is not waited for: the snapshot still shows it unrouted) and one with a retry to come
-      // are kept, whatever their age.
+      // Routed (at or behind the cursor, which moves in the transaction that enqueued the event's deliveries, so
+      // they are visible with it; a null `xid` was routed before the cursor existed) and no delivery of it
+      // pending (by the (event_id, …) unique index). An unrouted event, one being routed (the cursor's move is not
+      // visible yet) and one with a retry to come are kept, whatever their age.
       pruneOutbox: (before, limit) =>
         sql`WITH gone AS (
             DELETE FROM outbox_events WHERE ctid = ANY (ARRAY(
-              SELECT e.ctid FROM outbox_events e
-              WHERE e.created_at < ${before} AND e.routed_at IS NOT NULL
+              SELECT e.ctid FROM outbox_events e, outbox_routing r
+              WHERE e.created_at < ${before} AND (e.xid IS NULL OR (e.xid, e.seq) <= (r.xid, r.seq))
                 AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'pending')
               ORDER BY e.created_at, e.seq LIMIT ${limit}))
-              AND routed_at IS NOT NULL
             RETURNING 1)
           SELECT count(*) AS n FROM gone`.pipe(Effect.map((rows) => num(rows[0].n)), Effect.orDie),
       oldestPrunable: sql`SELECT
           (SELECT min(created_at) FROM webhook_deliveries WHERE status <> 'pending') AS delivery,
-          (SELECT min(e.created_at) FROM outbox_events e WHERE e.routed_at IS NOT NULL
+          (SELECT min(e.created_at) FROM outbox_events e, outbox_routing r
+            WHERE (e.xid IS NULL OR (e.xid, e.seq) <= (r.xid, r.seq))
             AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'pending'))
             AS event`.pipe(
         Effect.map((rows) => ({

@@ -201,7 +201,7 @@ export const driveProject = async (
 
 /** Statements of the background loops (job leases, expiry sweep, webhook routing and delivery). */
 const background =
-  /\bjobs\b|routed_at|webhook_deliveries|webhook_endpoints|webhook_attempts|rate_windows WHERE window_start <|idempotency WHERE expires_at <=/
+  /\bjobs\b|outbox_routing|webhook_deliveries|webhook_endpoints|webhook_attempts|rate_windows WHERE window_start <|idempotency WHERE expires_at <=/
 
 /**
  * The request's own statements among a trace: per connection, a transaction (BEGIN .. COMMIT) or a

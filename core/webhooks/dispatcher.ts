@@ -52,10 +52,13 @@ export class WebhookDispatcher extends Effect.Service<WebhookDispatcher>()("core
         createdAt: now,
       })).pipe(Effect.provideService(Secrets, secrets))
 
-    /** Routes one batch of new outbox events in one transaction; answers how many events it took. */
+    /**
+     * Routes one stretch of new outbox events in one transaction and moves the routing cursor past it; answers
+     * how many events the stretch held.
+     */
     const route = tx.withTransaction(Effect.gen(function* () {
-      const events = yield* repo.unrouted(Dispatch.routeBatch)
-      if (events.length === 0) return 0
+      const { events, read, through } = yield* repo.unrouted(Dispatch.routeBatch)
+      if (through === null) return 0
       const now = yield* Clock.currentTimeMillis
       const known = new Map<string, WebhookEndpoint | undefined>()
       for (const owner of events.flatMap(candidateOwners)) {
@@ -68,8 +71,8 @@ export class WebhookDispatcher extends Effect.Service<WebhookDispatcher>()("core
         }
       }
       yield* repo.enqueue(deliveries)
-      yield* repo.markRouted(events.map((e) => e.id), now)
-      return events.length
+      yield* repo.markRouted(through)
+      return read
     }))
 
     /** One attempt of a leased delivery, recorded with its outcome. */
@@ -117,7 +120,9 @@ export class WebhookDispatcher extends Effect.Service<WebhookDispatcher>()("core
       for (let round = 0; round < Dispatch.maxRounds; round++) {
         const routed = yield* route
         const delivered = yield* deliver
-        if (routed === 0 && delivered === 0) return
+        // A stretch short of the batch reached the end of what is settled: events appended since wait for the
+        // next run rather than keep this one going round under a steady stream.
+        if (routed < Dispatch.routeBatch && delivered === 0) return
       }
     }))
 

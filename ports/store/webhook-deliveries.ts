@@ -1,4 +1,4 @@
-import { Context, type Effect, type Option } from "effect"
+import { Brand, Context, type Effect, type Option } from "effect"
 import type { EventId, Millis } from "../../core/shared/brands.ts"
 import type { OutboxEvent } from "./outbox.ts"
 import type { EndpointOwner, WebhookEndpoint } from "./webhook-endpoints.ts"
@@ -59,14 +59,33 @@ export interface DeliveryLogEntry {
   readonly attempts: ReadonlyArray<DeliveryAttempt>
 }
 
+/** A place in the outbox, up to which events are routed; opaque outside the store. */
+export type RoutePosition = string & Brand.Brand<"RoutePosition">
+export const RoutePosition = Brand.nominal<RoutePosition>()
+
+/** A stretch of the outbox handed to the router. */
+export interface UnroutedBatch {
+  /**
+   * The stretch's events that may reach an endpoint, oldest first. A store may leave out events whose
+   * application and account have no endpoint at all: routing would give them no delivery.
+   */
+  readonly events: ReadonlyArray<OutboxEvent>
+  /** The position of the stretch's last event, routed or left out; null when the stretch is empty. */
+  readonly through: RoutePosition | null
+  /** How many events the stretch holds, routed or left out (the limit: more may follow). */
+  readonly read: number
+}
+
 /** Webhook deliveries and their attempts log, shared by every process on the store. */
 export class WebhookDeliveriesRepo extends Context.Tag("ports/WebhookDeliveriesRepo")<WebhookDeliveriesRepo, {
   /**
-   * Up to `limit` outbox events not yet routed, oldest first, locked until the transaction ends and
-   * skipping events another transaction holds. Call inside a transaction, then `markRouted`.
+   * The next stretch of the outbox past the routing cursor, up to `limit` events, oldest first. Call inside a
+   * transaction, route the events, then `markRouted(through)` in the same transaction. While one caller holds
+   * the stretch (until its transaction ends) another is handed an empty batch.
    */
-  readonly unrouted: (limit: number) => Effect.Effect<ReadonlyArray<OutboxEvent>>
-  readonly markRouted: (eventIds: ReadonlyArray<EventId>, at: Millis) => Effect.Effect<void>
+  readonly unrouted: (limit: number) => Effect.Effect<UnroutedBatch>
+  /** Moves the routing cursor past `through` (never back): the batch's events are routed. */
+  readonly markRouted: (through: RoutePosition) => Effect.Effect<void>
   /** Inserts new deliveries; one whose (event, owner) already has a delivery is skipped. */
   readonly enqueue: (deliveries: ReadonlyArray<WebhookDelivery>) => Effect.Effect<void>
   /**
@@ -98,8 +117,9 @@ export class WebhookDeliveriesRepo extends Context.Tag("ports/WebhookDeliveriesR
   /** The owner's deliveries, newest first, each with its attempts. */
   readonly list: (owner: EndpointOwner, limit: number) => Effect.Effect<ReadonlyArray<DeliveryLogEntry>>
   /**
-   * When work next falls due: the oldest unrouted outbox event's time, or the earliest pending
-   * delivery's next attempt (a leased one at its lease's end). None when nothing waits.
+   * When work next falls due: the time of the first outbox event past the routing cursor (an event is due as
+   * soon as it is appended, and one routing run takes every settled event, so the first stands for all), or the
+   * earliest pending delivery's next attempt (a leased one at its lease's end). None when nothing waits.
    */
   readonly nextDue: Effect.Effect<Option.Option<Millis>>
   /**

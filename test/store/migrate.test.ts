@@ -112,10 +112,18 @@ const upgrade = Effect.gen(function* () {
   yield* migrateAsMainDid
   yield* sql`INSERT INTO accounts (id, name, sandbox_only, partner, status, created_at) VALUES
     ('00000000-0000-4000-8000-000000000001', 'kept', false, false, 'active', 1)`
+  // One event the dispatcher had routed, one it had not.
+  yield* sql`INSERT INTO outbox_events (id, event, data, account_id, created_at, routed_at) VALUES
+    ('00000000-0000-4000-8000-0000000000e1', 'balance.low', '{}', '00000000-0000-4000-8000-000000000001', 1, 2),
+    ('00000000-0000-4000-8000-0000000000e2', 'balance.low', '{}', '00000000-0000-4000-8000-000000000001', 3, NULL)`
   yield* migrate(products)
   yield* migrate(products)
   const [kept] = yield* sql<{ name: string }>`SELECT name FROM accounts`
   assert.strictEqual(kept.name, "kept")
+  // Routing moved to a cursor (webhooks/0004): only the event not routed before lies past it.
+  const unrouted = yield* sql<{ id: string }>`SELECT e.id FROM outbox_events e, outbox_routing r
+    WHERE (e.xid, e.seq) > (r.xid, r.seq)`
+  assert.deepStrictEqual(unrouted.map((r) => r.id), ["00000000-0000-4000-8000-0000000000e2"])
   assert.deepStrictEqual(yield* inspect, everything)
   // The old table stays, so a process of the old version still finds its migrations done.
   const old = yield* sql<{ migration_id: number }>`SELECT migration_id FROM effect_sql_migrations ORDER BY 1`

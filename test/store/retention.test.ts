@@ -29,6 +29,7 @@ import {
 } from "../../ports/store/mod.ts"
 import { type OutboxEvent, OutboxRepo } from "../../ports/store/outbox.ts"
 import { SimulatedSmsRepo } from "../../ports/store/simulator.ts"
+import { Transactor } from "../../ports/store/transactor.ts"
 import { VerificationsRepo, VerifySendsRepo } from "../../ports/store/verify.ts"
 import { VerifyRetentionRepo } from "../../ports/store/verify-retention.ts"
 import { WebhookDeliveriesRepo, type WebhookDelivery } from "../../ports/store/webhook-deliveries.ts"
@@ -254,10 +255,12 @@ describe("Retention: finished webhook deliveries go 30 days after they were made
         const outbox = yield* OutboxRepo
         const repo = yield* WebhookDeliveriesRepo
         const [done, waiting, unrouted] = [event(a.id, t0), event(a.id, t0), event(a.id, t0)]
-        yield* outbox.append([done, waiting, unrouted])
+        yield* outbox.append([done, waiting])
+        const routed = yield* (yield* Transactor).withTransaction(repo.unrouted(10))
         const [dDone, dWaiting] = [delivery(done), delivery(waiting)]
         yield* repo.enqueue([dDone, dWaiting])
-        yield* repo.markRouted([done.id, waiting.id], t0)
+        yield* repo.markRouted(routed.through!)
+        yield* outbox.append([unrouted])
         // The first delivery succeeds; the other waits for a retry far ahead.
         const claimed = yield* repo.claimDue(t0, t0 + 20_000, "lease", 10)
         assert.strictEqual(claimed.length, 2)

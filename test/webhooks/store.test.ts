@@ -4,7 +4,7 @@
  * Claims take whatever is due, so each test starts by finishing what earlier tests left.
  */
 import { assert, describe, layer } from "@effect/vitest"
-import { Effect, Layer, Option } from "effect"
+import { Deferred, Effect, Fiber, Layer, Option } from "effect"
 import { MemoryStore } from "../../adapters/memory/store.ts"
 import { PgliteStoreLive, PgStoreLive } from "../../adapters/sql/store.ts"
 import type { Store } from "../../adapters/products.ts"
@@ -39,11 +39,11 @@ const delivery = (nextAttemptAt: number | null, over: Partial<WebhookDelivery> =
   ...over,
 })
 
-const event = (createdAt: number): OutboxEvent => ({
+const event = (createdAt: number, applicationId = uuid() as ApplicationId): OutboxEvent => ({
   id: uuid() as EventId,
   event: "verification.verified",
   data: { id: uuid() },
-  applicationId: uuid() as ApplicationId,
+  applicationId,
   accountId: uuid() as AccountId,
   externalId: null,
   createdAt,
@@ -56,12 +56,23 @@ const attempt = (at: number, statusCode: number | null) => ({
   error: statusCode === null ? "timeout" : null,
 })
 
+/** An endpoint for the application, so that its events need routing. */
+const endpointOf = (app: ApplicationId) =>
+  Effect.flatMap(
+    WebhookEndpointsRepo,
+    (endpoints) =>
+      endpoints.put({ owner: { kind: "application", id: app }, url: "https://example.com/h", secret: "s", events: [] }),
+  )
+
 /** Routes every outbox event and finishes every delivery: a clean slate on a shared store. */
 const finishAll = Effect.gen(function* () {
   const repo = yield* WebhookDeliveriesRepo
   const tx = yield* Transactor
-  const events = yield* tx.withTransaction(repo.unrouted(10_000))
-  yield* repo.markRouted(events.map((e) => e.id), 0)
+  for (;;) {
+    const { through } = yield* tx.withTransaction(repo.unrouted(10_000))
+    if (through === null) break
+    yield* repo.markRouted(through)
+  }
   const end = Number.MAX_SAFE_INTEGER
   const left = yield* repo.claimDue(end, end, "cleanup", 10_000)
   yield* Effect.forEach(
@@ -81,20 +92,46 @@ const contract = (name: string, store: Layer.Layer<Store, unknown>, concurrent: 
       it.effect(title, () => Effect.zipRight(finishAll, body))
 
     test(
-      "outbox events are handed out oldest first until marked routed; a rolled-back mark keeps them",
+      "outbox events are handed out oldest first, a stretch at a time, until the cursor moves past them; a rolled-back move keeps them",
       Effect.gen(function* () {
         const repo = yield* WebhookDeliveriesRepo
         const tx = yield* Transactor
-        const [a, b, c] = [event(10), event(20), event(30)]
+        const app = uuid() as ApplicationId
+        yield* endpointOf(app)
+        const [a, b, c] = [event(10, app), event(20, app), event(30, app)]
         yield* (yield* OutboxRepo).append([a, b, c])
-        assert.deepStrictEqual((yield* tx.withTransaction(repo.unrouted(2))).map((e) => e.id), [a.id, b.id])
+        const first = yield* tx.withTransaction(repo.unrouted(2))
+        assert.deepStrictEqual(first.events.map((e) => e.id), [a.id, b.id])
+        assert.isNotNull(first.through)
         assert.deepStrictEqual(yield* repo.nextDue, Option.some(10))
-        yield* Effect.exit(tx.withTransaction(Effect.zipRight(repo.markRouted([a.id, b.id], 40), Effect.fail("boom"))))
-        assert.strictEqual((yield* tx.withTransaction(repo.unrouted(10))).length, 3)
-        yield* tx.withTransaction(repo.markRouted([a.id, b.id], 40))
-        assert.deepStrictEqual(yield* tx.withTransaction(repo.unrouted(10)), [c])
-        yield* repo.markRouted([c.id], 41)
-        assert.deepStrictEqual(yield* repo.unrouted(10), [])
+        yield* Effect.exit(tx.withTransaction(Effect.zipRight(repo.markRouted(first.through!), Effect.fail("boom"))))
+        assert.strictEqual((yield* tx.withTransaction(repo.unrouted(10))).events.length, 3)
+        yield* tx.withTransaction(repo.markRouted(first.through!))
+        const second = yield* tx.withTransaction(repo.unrouted(10))
+        assert.deepStrictEqual(second.events, [c])
+        yield* repo.markRouted(second.through!)
+        // The cursor never moves back.
+        yield* repo.markRouted(first.through!)
+        assert.deepStrictEqual(yield* repo.unrouted(10), { events: [], through: null, read: 0 })
+        assert.isTrue(Option.isNone(yield* repo.nextDue))
+      }),
+    )
+
+    test(
+      "an event whose application and account have no endpoint may be left out of a stretch, which still moves past it",
+      Effect.gen(function* () {
+        const repo = yield* WebhookDeliveriesRepo
+        const tx = yield* Transactor
+        const app = uuid() as ApplicationId
+        yield* endpointOf(app)
+        const [nobody, somebody, nobodyLast] = [event(10), event(20, app), event(30)]
+        yield* (yield* OutboxRepo).append([nobody, somebody, nobodyLast])
+        const batch = yield* tx.withTransaction(repo.unrouted(10))
+        assert.include(batch.events.map((e) => e.id), somebody.id)
+        assert.isTrue(batch.events.every((e) => [nobody.id, somebody.id, nobodyLast.id].includes(e.id)))
+        assert.isNotNull(batch.through)
+        yield* repo.markRouted(batch.through!)
+        assert.deepStrictEqual(yield* repo.unrouted(10), { events: [], through: null, read: 0 })
         assert.isTrue(Option.isNone(yield* repo.nextDue))
       }),
     )
@@ -214,6 +251,36 @@ const contract = (name: string, store: Layer.Layer<Store, unknown>, concurrent: 
     )
 
     if (concurrent) {
+      test(
+        "an event of a transaction still running holds back the events after it until that transaction ends; a second router is handed nothing meanwhile",
+        Effect.gen(function* () {
+          const repo = yield* WebhookDeliveriesRepo
+          const outbox = yield* OutboxRepo
+          const tx = yield* Transactor
+          const app = uuid() as ApplicationId
+          yield* endpointOf(app)
+          const [early, late] = [event(10, app), event(20, app)]
+          const appended = yield* Deferred.make<void>()
+          const release = yield* Deferred.make<void>()
+          const open = yield* Effect.fork(tx.withTransaction(
+            Effect.zipRight(outbox.append([early]), Effect.zipRight(Deferred.succeed(appended, undefined), Deferred.await(release))),
+          ))
+          yield* Deferred.await(appended)
+          yield* outbox.append([late])
+          // `late` committed, but `early`'s transaction began first and is still running: nothing is settled.
+          assert.deepStrictEqual(yield* tx.withTransaction(repo.unrouted(10)), { events: [], through: null, read: 0 })
+          yield* Deferred.succeed(release, undefined)
+          yield* Fiber.join(open)
+          const [mine, other] = yield* Effect.all([
+            tx.withTransaction(Effect.zipLeft(repo.unrouted(10), Effect.sleep("200 millis"))),
+            Effect.zipRight(Effect.sleep("50 millis"), tx.withTransaction(repo.unrouted(10))),
+          ], { concurrency: "unbounded" })
+          assert.deepStrictEqual(mine.events.map((e) => e.id), [early.id, late.id])
+          assert.deepStrictEqual(other, { events: [], through: null, read: 0 })
+          yield* repo.markRouted(mine.through!)
+        }),
+      )
+
       test(
         "concurrent claims (separate connections) never hand one delivery to two callers",
         Effect.gen(function* () {

@@ -182,7 +182,9 @@ export const runKillScenario = async (
       Math.max(0, firstByKey.get(k)! - t)
     )
     const status = await schema.query(`SELECT status, count(*)::int AS n FROM webhook_deliveries GROUP BY status`)
-    const unrouted = await schema.query(`SELECT count(*)::int AS n FROM outbox_events e, outbox_routing r WHERE (e.xid, e.seq) > (r.xid, r.seq)`)
+    const unrouted = await schema.query(
+      `SELECT count(*)::int AS n FROM outbox_events e, outbox_routing r WHERE (e.xid, e.seq) > (r.xid, r.seq)`,
+    )
     return {
       events,
       verifications,

@@ -23,6 +23,12 @@ import { Cause, Context, Effect, Exit, FiberRef, Layer, Option, Scope } from "ef
 export interface Lease {
   readonly connection: Connection
   readonly release: (broken: boolean) => Effect.Effect<void>
+  /**
+   * The connection begins the transaction itself, in the round trip of its first statement, and ends a
+   * transaction in which no statement ran without a word (its COMMIT or ROLLBACK sends nothing). Otherwise the
+   * executor sends BEGIN on its own.
+   */
+  readonly beginsWithFirstStatement?: boolean
 }
 
 /** What a driver gives the executor: statements outside any transaction, and connections for transactions. */
@@ -116,8 +122,12 @@ export const makeSql = (client: SqlClient.SqlClient, driver: SqlDriverShape): Sq
             )
           ))
         }
-        return Effect.flatMap(driver.lease, ({ connection, release }) =>
-          Effect.exit(Effect.zipRight(begin(connection), inTransaction(restore(self), context, connection, 0))).pipe(
+        return Effect.flatMap(driver.lease, ({ beginsWithFirstStatement, connection, release }) =>
+          Effect.exit(
+            beginsWithFirstStatement
+              ? inTransaction(restore(self), context, connection, 0)
+              : Effect.zipRight(begin(connection), inTransaction(restore(self), context, connection, 0)),
+          ).pipe(
             Effect.flatMap((exit) =>
               Effect.exit(connection.executeUnprepared(Exit.isSuccess(exit) ? "COMMIT" : "ROLLBACK", [], undefined))
                 .pipe(Effect.flatMap((ended) =>

@@ -67,23 +67,88 @@ const failed = (message: string) => (cause: unknown) => new SqlError({ cause, me
 const rowsOf = (result: any): ReadonlyArray<any> =>
   Array.isArray(result) ? result.map((r) => r.rows ?? []) : result.rows ?? []
 
+/** `pg`'s config for a statement: named (see `statementName`) when it has parameters. */
+const configOf = (text: string, params: ReadonlyArray<unknown>): Pg.QueryConfig => {
+  const values = params as Array<unknown>
+  const name = values.length > 0 ? statementName(text) : undefined
+  return name === undefined ? { text, values } : { name, text, values }
+}
+
+/** The name BEGIN is prepared under on every connection that has begun a transaction. */
+const beginName = "sa_begin"
+
+/**
+ * A transaction's first statement with its BEGIN, in one write and one round trip: Bind and Execute of the
+ * prepared BEGIN, then the statement's own messages and one Sync. Nothing stands between them, so were BEGIN
+ * refused, PostgreSQL would skip the statement up to the Sync (the statement never runs outside the
+ * transaction). BEGIN's CommandComplete is the first the query receives and is not the statement's.
+ * Only for a statement sent by the extended protocol (it has parameters): `prepare` is that protocol's path.
+ */
+class BegunStatement extends (Pg.Query as unknown as new (config: Pg.QueryConfig) => any) {
+  private begun = false
+  /** Read by bench/verify-lib/trace.ts, which logs the BEGIN it carries. */
+  readonly carriesBegin = true
+  prepare(connection: any) {
+    connection.bind({ statement: beginName, portal: "", values: [] })
+    connection.execute({})
+    super.prepare(connection)
+  }
+  handleCommandComplete(msg: unknown, connection: unknown) {
+    if (this.begun) return super.handleCommandComplete(msg, connection)
+    this.begun = true
+  }
+}
+
+type Done = (error: Error | undefined, result: any) => void
+
+const submit = (client: Pg.PoolClient, config: Pg.QueryConfig, done: Done) => {
+  client.query(config, done)
+}
+
+/**
+ * A connection held for a transaction, which it begins itself (`Lease.beginsWithFirstStatement`): its first
+ * statement carries BEGIN when it can (it has parameters, and BEGIN is prepared on the connection), else BEGIN
+ * goes first on its own (preparing it for the connection's later transactions); COMMIT or ROLLBACK of a
+ * transaction in which nothing was sent sends nothing.
+ */
+const transactionOn = (client: Pg.PoolClient) => {
+  let begun = false
+  const connection = (client as unknown as { connection: { parsedStatements: Record<string, string> } }).connection
+  return (config: Pg.QueryConfig, done: Done) => {
+    if (begun) return submit(client, config, done)
+    if (config.text === "COMMIT" || config.text === "ROLLBACK") return done(undefined, { rows: [] })
+    begun = true
+    if ((config.values?.length ?? 0) > 0 && connection.parsedStatements[beginName] === "BEGIN") {
+      return void client.query(
+        new BegunStatement({ ...config, callback: done } as Pg.QueryConfig) as unknown as Pg.Submittable,
+      )
+    }
+    submit(
+      client,
+      { name: beginName, text: "BEGIN", values: [] },
+      (error) => error ? done(error, undefined) : submit(client, config, done),
+    )
+  }
+}
+
 const query = (
-  on: Pg.PoolClient,
+  send: (config: Pg.QueryConfig, done: Done) => void,
   text: string,
   params: ReadonlyArray<unknown>,
 ): Effect.Effect<ReadonlyArray<any>, SqlError> =>
   Effect.async((resume) => {
-    on.query(text, params as Array<unknown>, (error: Error | undefined, result: any) =>
+    send(configOf(text, params), (error, result) =>
       resume(error ? Effect.fail(failed("Failed to execute statement")(error)) : Effect.succeed(rowsOf(result))))
   })
 
 /** @effect/sql's view of a client held for a transaction. */
 const connectionOf = (client: Pg.PoolClient): Connection => {
+  const send = transactionOn(client)
   const execute: Connection["execute"] = (text, params, transformRows) =>
-    transformRows ? Effect.map(query(client, text, params), transformRows) : query(client, text, params)
+    transformRows ? Effect.map(query(send, text, params), transformRows) : query(send, text, params)
   const raw = (config: Pg.QueryConfig | Pg.QueryArrayConfig) =>
     Effect.async<Pg.QueryResult, SqlError>((resume) => {
-      client.query(config as Pg.QueryConfig, (error: Error | undefined, result: Pg.QueryResult) =>
+      send(config as Pg.QueryConfig, (error, result: Pg.QueryResult) =>
         resume(error ? Effect.fail(failed("Failed to execute statement")(error)) : Effect.succeed(result)))
     })
   return {
@@ -139,7 +204,11 @@ export const driver = (pool: Pg.Pool): SqlDriverShape => ({
       pool,
       (client, release) =>
         resume(
-          Effect.succeed({ connection: connectionOf(client), release: (broken) => Effect.sync(() => release(broken)) }),
+          Effect.succeed({
+            connection: connectionOf(client),
+            release: (broken) => Effect.sync(() => release(broken)),
+            beginsWithFirstStatement: true,
+          }),
         ),
       (error) => resume(Effect.fail(failed("Failed to acquire connection for transaction")(error))),
     )

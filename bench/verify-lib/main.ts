@@ -61,6 +61,18 @@ const printCounts = (
       parts.map(([p, c]) => `${p} ${c.flushing}`).join(", ")
     }; ${sum("writing")} writing, ${sum("units")} transactions and autocommitted statements in all)`,
   )
+  if (store === "postgres") {
+    // pg-client.ts sends BEGIN in the round trip of its transaction's first statement when that has values.
+    const carried = (lines: ReadonlyArray<string>) =>
+      lines.filter((l, i) => l === "BEGIN" && /\$\d/.test(lines[i + 1] ?? "") && !/\bsim_sms\b/.test(lines[i + 1]))
+        .length
+    const trips = parts.map(([p, c]) => [p, c.statements - carried(traced[p])] as const)
+    log(
+      `  round trips per verification  ${trips.reduce((n, [, t]) => n + t, 0)}  (${
+        trips.map(([p, t]) => `${p} ${t}`).join(", ")
+      }; BEGIN travels with its transaction's first statement)`,
+    )
+  }
   log(
     `  tables written                ${[...new Set(parts.flatMap(([, c]) => c.tables))].join(", ")}${
       persistence ? "" : "  (PGlite in memory: nothing is flushed; persistence not read)"

@@ -23,6 +23,8 @@ const log = (conn: object, text: unknown) => process.stderr.write(`SQL\t${idOf(c
 
 const pgQuery = pg.Client.prototype.query
 pg.Client.prototype.query = function (this: unknown, ...args: Array<unknown>) {
+  // A transaction's first statement may carry its BEGIN (adapters/sql/pg-client.ts): logged as its own line.
+  if ((args[0] as { carriesBegin?: boolean } | null)?.carriesBegin === true) log(this as object, "BEGIN")
   log(this as object, args[0])
   return (pgQuery as (...a: Array<unknown>) => unknown).apply(this, args)
 } as typeof pgQuery

@@ -138,6 +138,46 @@ const executorSuite = (name: string, clientLayer: Layer.Layer<SqlClient.SqlClien
           assert.deepStrictEqual(yield* sql`SELECT id FROM later WHERE id = ${id}`, [{ id }])
         }))
 
+      it.effect(
+        "a first statement with values (which carries the transaction's BEGIN on PostgreSQL) runs in the transaction, every time on every connection",
+        () =>
+          Effect.gen(function* () {
+            const sql = yield* setup
+            const withValue = Effect.map(sql`SELECT txid_current()::text AS id WHERE ${1}::int = 1`, ([row]) => row.id)
+            for (let i = 0; i < 12; i++) {
+              const ids = yield* Effect.forEach(
+                Array.from({ length: 4 }, () => sql.withTransaction(Effect.all([withValue, txid(sql), withValue]))),
+                (t) => t,
+                { concurrency: "unbounded" },
+              )
+              for (const [a, b, c] of ids) assert.isTrue(a === b && b === c)
+            }
+          }),
+      )
+
+      it.effect(
+        "a failing first statement rolls its transaction back; an empty transaction commits; the connection goes on",
+        () =>
+          Effect.gen(function* () {
+            const sql = yield* setup
+            for (let i = 0; i < 12; i++) {
+              const id = fresh()
+              yield* sql`INSERT INTO notes (id, body) VALUES (${id}, ${"first"})`
+              const failed = yield* Effect.exit(sql.withTransaction(Effect.zipRight(
+                sql`INSERT INTO notes (id, body) VALUES (${id}, ${"again"})`,
+                sql`UPDATE notes SET body = ${"changed"} WHERE id = ${id}`,
+              )))
+              assert.isTrue(Exit.isFailure(failed))
+              yield* sql.withTransaction(Effect.void)
+              const moved = yield* sql.withTransaction(Effect.zipRight(
+                sql`UPDATE notes SET body = ${"moved"} WHERE id = ${id}`,
+                sql`SELECT body FROM notes WHERE id = ${id}`,
+              ))
+              assert.deepStrictEqual(moved, [{ body: "moved" }])
+            }
+          }),
+      )
+
       it.effect("connections come back: many transactions, failed ones included, never exhaust the pool", () =>
         Effect.gen(function* () {
           const sql = yield* setup

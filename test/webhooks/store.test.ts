@@ -263,7 +263,10 @@ const contract = (name: string, store: Layer.Layer<Store, unknown>, concurrent: 
           const appended = yield* Deferred.make<void>()
           const release = yield* Deferred.make<void>()
           const open = yield* Effect.fork(tx.withTransaction(
-            Effect.zipRight(outbox.append([early]), Effect.zipRight(Deferred.succeed(appended, undefined), Deferred.await(release))),
+            Effect.zipRight(
+              outbox.append([early]),
+              Effect.zipRight(Deferred.succeed(appended, undefined), Deferred.await(release)),
+            ),
           ))
           yield* Deferred.await(appended)
           yield* outbox.append([late])

@@ -123,14 +123,15 @@ export const makeDispatcher = <R, ER>(
   /**
    * Runs a handler synchronously as far as it goes: most checks (and the whole request on the memory
    * store) never suspend, so they skip the promise and scheduler hop. When the fiber does suspend (SQL,
-   * network), it keeps running and we await it.
+   * network), it keeps running and we wait for its exit as its observer (not through a second fiber).
    */
   const run = (
     effect: Effect.Effect<ApiAnswer, unknown, R>,
   ): Exit.Exit<ApiAnswer, unknown> | Promise<Exit.Exit<ApiAnswer, unknown>> => {
     const exit = runtime.runSyncExit(effect)
     if (Exit.isFailure(exit) && Cause.isDieType(exit.cause) && Runtime.isAsyncFiberException(exit.cause.defect)) {
-      return runtime.runPromise(Fiber.await(exit.cause.defect.fiber as Fiber.Fiber<ApiAnswer, unknown>))
+      const fiber = exit.cause.defect.fiber as Fiber.RuntimeFiber<ApiAnswer, unknown>
+      return new Promise((resolve) => fiber.addObserver(resolve))
     }
     return exit
   }

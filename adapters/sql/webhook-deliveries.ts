@@ -59,9 +59,9 @@ const insertRow = (d: WebhookDelivery) => ({
  * it), then up to $1 events past the cursor below the snapshot's xmin, walked in (xid, seq) order on the index
  * `outbox_events_position` (the cursor and the xmin are scalar subqueries, so they bound the index scan as
  * parameters whatever the statistics). Its first row carries the lock, the position of the last event read
- * (`through`), how many were read, and whether the outbox's newest event is at or above the xmin (events held back behind running
- * transactions); event columns come for the events with an endpoint of their application or account (null on a
- * lone first row).
+ * (`through`), how many were read, the xmin, and whether the outbox's newest event is at or above it (events
+ * held back behind running transactions); event columns come for the events with an endpoint of their
+ * application or account (null on a lone first row).
  */
 const unroutedStatement = `WITH
   lock AS MATERIALIZED (
@@ -77,10 +77,11 @@ const unroutedStatement = `WITH
     SELECT lock.locked,
       (SELECT xid::text || ':' || seq FROM stretch ORDER BY xid DESC, seq DESC LIMIT 1) AS through,
       (SELECT count(*) FROM stretch) AS read,
+      (SELECT pg_snapshot_xmin(pg_current_snapshot()))::text AS xmin,
       (SELECT h.xid FROM outbox_events h WHERE h.xid IS NOT NULL ORDER BY h.xid DESC, h.seq DESC LIMIT 1)
         >= (SELECT pg_snapshot_xmin(pg_current_snapshot())) AS held
     FROM lock)
-SELECT head.locked, head.through, head.read, head.held, s.id, s.event, s.data, s.application_id, s.account_id,
+SELECT head.locked, head.through, head.read, head.xmin, head.held, s.id, s.event, s.data, s.application_id, s.account_id,
   s.external_id, s.created_at
 FROM head LEFT JOIN LATERAL (
   SELECT * FROM stretch WHERE
@@ -92,6 +93,12 @@ FROM head LEFT JOIN LATERAL (
 
 /** How long a read waits, at most, for events held back behind a transaction still running; and how often it looks. */
 const heldBackWait = { tries: 50, everyMs: 20 } as const
+
+/**
+ * The xmin a read last waited for in vain: a transaction that old is still running (a long one), so reads
+ * do not wait again until it ends (a simulated-clock advance runs the router at every due time it passes).
+ */
+let waitedInVainAt: string | undefined
 
 const pause = (ms: number) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, ms)))
 
@@ -110,7 +117,11 @@ export const WebhookDeliveriesRepoSql = Layer.effect(
             const rows = yield* sql.unsafe(unroutedStatement, [limit])
             const head = rows[0]
             if (head.locked !== true) return { events: [], through: null, read: 0 }
-            if (head.through !== null || head.held !== true || attempt >= heldBackWait.tries) {
+            if (attempt >= heldBackWait.tries) waitedInVainAt = String(head.xmin)
+            if (
+              head.through !== null || head.held !== true || attempt >= heldBackWait.tries ||
+              String(head.xmin) === waitedInVainAt
+            ) {
               return {
                 events: rows.filter((row) => row.id !== null).map(toEvent),
                 through: head.through === null ? null : RoutePosition(String(head.through)),

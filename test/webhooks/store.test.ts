@@ -272,6 +272,10 @@ const contract = (name: string, store: Layer.Layer<Store, unknown>, concurrent: 
           yield* outbox.append([late])
           // `late` committed, but `early`'s transaction began first and is still running: nothing is settled.
           assert.deepStrictEqual(yield* tx.withTransaction(repo.unrouted(10)), { events: [], through: null, read: 0 })
+          // That read waited (about a second) in vain; while that transaction runs, the next does not wait again.
+          const started = Date.now()
+          assert.deepStrictEqual(yield* tx.withTransaction(repo.unrouted(10)), { events: [], through: null, read: 0 })
+          assert.isBelow(Date.now() - started, 900)
           yield* Deferred.succeed(release, undefined)
           yield* Fiber.join(open)
           const [mine, other] = yield* Effect.all([

@@ -63,7 +63,7 @@ const insertRow = (d: WebhookDelivery) => ({
  * held back behind running transactions); event columns come for the events with an endpoint of their
  * application or account (null on a lone first row).
  */
-const unroutedStatement = `WITH
+export const unroutedStatement = `WITH
   lock AS MATERIALIZED (
     SELECT pg_try_advisory_xact_lock(hashtext(coalesce(current_schema(), '') || '.outbox_routing')) AS locked),
   stretch AS MATERIALIZED (
@@ -90,6 +90,19 @@ FROM head LEFT JOIN LATERAL (
     OR EXISTS (SELECT 1 FROM webhook_endpoints w
       WHERE w.owner_kind = 'account' AND w.owner_id = stretch.account_id::text)
   ORDER BY stretch.xid, stretch.seq) s ON true`
+
+/**
+ * When the dispatcher next has work: the first event past the cursor, and the earliest pending attempt. `xid IS
+ * NOT NULL` lets the planner use the partial index `outbox_events_position` (a row comparison does not prove
+ * it): without it, a sequential scan of the whole outbox at every run of the jobs loop.
+ */
+export const nextDueStatement = `SELECT
+  (SELECT e.created_at FROM outbox_events e
+    WHERE e.xid IS NOT NULL
+      AND (e.xid, e.seq) > ((SELECT xid FROM outbox_routing), (SELECT seq FROM outbox_routing))
+    ORDER BY e.xid, e.seq LIMIT 1) AS unrouted,
+  (SELECT min(greatest(next_attempt_at, coalesce(lease_until, 0))) FROM webhook_deliveries
+    WHERE next_attempt_at IS NOT NULL) AS due`
 
 /** How long a read waits, at most, for events held back behind a transaction still running; and how often it looks. */
 const heldBackWait = { tries: 50, everyMs: 20 } as const
@@ -206,12 +219,7 @@ export const WebhookDeliveriesRepoSql = Layer.effect(
             attempts: attempts.filter((row) => row.delivery_id === delivery.id).map(toAttempt),
           }))
         }).pipe(Effect.orDie),
-      nextDue: sql`SELECT
-          (SELECT e.created_at FROM outbox_events e
-            WHERE (e.xid, e.seq) > ((SELECT xid FROM outbox_routing), (SELECT seq FROM outbox_routing))
-            ORDER BY e.xid, e.seq LIMIT 1) AS unrouted,
-          (SELECT min(greatest(next_attempt_at, coalesce(lease_until, 0))) FROM webhook_deliveries
-            WHERE next_attempt_at IS NOT NULL) AS due`.pipe(
+      nextDue: sql.unsafe(nextDueStatement, []).pipe(
         Effect.map((rows) => {
           const times = [numOrNull(rows[0].unrouted), numOrNull(rows[0].due)].filter((t): t is number => t !== null)
           return times.length === 0 ? Option.none() : Option.some(Math.min(...times))

@@ -5,7 +5,9 @@
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { Deferred, Effect, Fiber, Layer, Option } from "effect"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { MemoryStore } from "../../adapters/memory/store.ts"
+import { nextDueStatement, unroutedStatement } from "../../adapters/sql/webhook-deliveries.ts"
 import { PgliteStoreLive, PgStoreLive } from "../../adapters/sql/store.ts"
 import type { Store } from "../../adapters/products.ts"
 import type { AccountId, ApplicationId, EventId } from "../../core/shared/brands.ts"
@@ -85,6 +87,24 @@ const finishAll = Effect.gen(function* () {
       }),
   )
 })
+
+/** Every node of an `EXPLAIN (FORMAT JSON)` plan. */
+const planNodes = (node: Record<string, unknown>): Array<Record<string, unknown>> => [
+  node,
+  ...((node["Plans"] as Array<Record<string, unknown>> | undefined) ?? []).flatMap(planNodes),
+]
+
+/** How `outbox_events` is read by a statement's plan: its scan nodes' types. */
+const outboxScans = (text: string, params: ReadonlyArray<unknown>) =>
+  Effect.gen(function* () {
+    const client = yield* SqlClient.SqlClient
+    const [row] = yield* client.unsafe<Record<string, unknown>>(`EXPLAIN (FORMAT JSON) ${text}`, params)
+    const raw = row["QUERY PLAN"]
+    const plan = (typeof raw === "string" ? JSON.parse(raw) : raw) as Array<{ Plan: Record<string, unknown> }>
+    return planNodes(plan[0].Plan).filter((n) => n["Relation Name"] === "outbox_events").map((n) =>
+      String(n["Node Type"])
+    )
+  }).pipe(Effect.orDie)
 
 const contract = (name: string, store: Layer.Layer<Store, unknown>, concurrent: boolean) =>
   layer(store, { excludeTestServices: true, timeout: "60 seconds" })(name, (it) => {
@@ -306,8 +326,29 @@ const contract = (name: string, store: Layer.Layer<Store, unknown>, concurrent: 
     }
   })
 
+/** The SQL stores only: the plans of the router's statements. */
+const plans = (name: string, store: Layer.Layer<Store | SqlClient.SqlClient, unknown>) =>
+  layer(store, { excludeTestServices: true, timeout: "60 seconds" })(name, (it) => {
+    it.effect(
+      "the router's statements read the outbox through its position index, whatever its size and statistics",
+      () =>
+        Effect.gen(function* () {
+          const outbox = yield* OutboxRepo
+          for (let i = 0; i < 20; i++) yield* outbox.append(Array.from({ length: 100 }, (_, j) => event(i * 100 + j)))
+          yield* finishAll
+          for (const [text, params] of [[nextDueStatement, []], [unroutedStatement, [200]]] as const) {
+            const scans = yield* outboxScans(text, params)
+            assert.isNotEmpty(scans)
+            assert.notInclude(scans, "Seq Scan")
+          }
+        }),
+    )
+  })
+
 contract("memory store", MemoryStore, false)
 contract("pglite (memory://)", PgliteStoreLive("memory://"), false)
+plans("pglite (memory://), plans", PgliteStoreLive("memory://"))
 describe.runIf(databaseUrl !== undefined)("postgres (DATABASE_URL)", () => {
   contract("postgres store, fresh schema", freshSchema(databaseUrl!, PgStoreLive), true)
+  plans("postgres store, fresh schema, plans", freshSchema(databaseUrl!, PgStoreLive))
 })

@@ -15,13 +15,8 @@
 import { Effect, Layer, Option } from "effect"
 import type { EventId } from "../../core/shared/brands.ts"
 import { type FeedEntry, type FeedPage, PartnerFeedRepo, VerificationLogRepo } from "../../ports/store/partner-feed.ts"
-import { client, num, numOrNull, type Row } from "./rows.ts"
+import { client, heldBackWait, num, numOrNull, pause, type Row } from "./rows.ts"
 import { toVerification, verificationColumns } from "./verify.ts"
-
-/** How long a read waits, at most, for entries held back behind a transaction still running; and how often it looks. */
-const heldBackWait = { tries: 50, everyMs: 20 } as const
-
-const pause = (ms: number) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, ms)))
 
 const toEntry = (row: Row): FeedEntry => ({
   position: { tx: String(row.xid), seq: num(row.seq) },

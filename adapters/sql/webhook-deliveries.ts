@@ -14,7 +14,7 @@ import {
 } from "../../ports/store/webhook-deliveries.ts"
 import type { EndpointOwner } from "../../ports/store/webhook-endpoints.ts"
 import { toEvent } from "./outbox.ts"
-import { client, first, json, num, numOrNull, type Row, toJson } from "./rows.ts"
+import { client, first, heldBackWait, json, num, numOrNull, pause, type Row, toJson } from "./rows.ts"
 
 const toDelivery = (row: Row): WebhookDelivery => ({
   id: row.id,
@@ -66,20 +66,21 @@ const insertRow = (d: WebhookDelivery) => ({
 export const unroutedStatement = `WITH
   lock AS MATERIALIZED (
     SELECT pg_try_advisory_xact_lock(hashtext(coalesce(current_schema(), '') || '.outbox_routing')) AS locked),
+  snap AS MATERIALIZED (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin),
   stretch AS MATERIALIZED (
     SELECT e.xid, e.seq, e.id, e.event, e.data, e.application_id, e.account_id, e.external_id, e.created_at
     FROM outbox_events e
     WHERE (SELECT locked FROM lock)
       AND (e.xid, e.seq) > ((SELECT xid FROM outbox_routing), (SELECT seq FROM outbox_routing))
-      AND e.xid < (SELECT pg_snapshot_xmin(pg_current_snapshot()))
+      AND e.xid < (SELECT xmin FROM snap)
     ORDER BY e.xid, e.seq LIMIT $1),
   head AS (
     SELECT lock.locked,
       (SELECT xid::text || ':' || seq FROM stretch ORDER BY xid DESC, seq DESC LIMIT 1) AS through,
       (SELECT count(*) FROM stretch) AS read,
-      (SELECT pg_snapshot_xmin(pg_current_snapshot()))::text AS xmin,
+      (SELECT xmin::text FROM snap) AS xmin,
       (SELECT h.xid FROM outbox_events h WHERE h.xid IS NOT NULL ORDER BY h.xid DESC, h.seq DESC LIMIT 1)
-        >= (SELECT pg_snapshot_xmin(pg_current_snapshot())) AS held
+        >= (SELECT xmin FROM snap) AS held
     FROM lock)
 SELECT head.locked, head.through, head.read, head.xmin, head.held, s.id, s.event, s.data, s.application_id, s.account_id,
   s.external_id, s.created_at
@@ -104,16 +105,11 @@ export const nextDueStatement = `SELECT
   (SELECT min(greatest(next_attempt_at, coalesce(lease_until, 0))) FROM webhook_deliveries
     WHERE next_attempt_at IS NOT NULL) AS due`
 
-/** How long a read waits, at most, for events held back behind a transaction still running; and how often it looks. */
-const heldBackWait = { tries: 50, everyMs: 20 } as const
-
 /**
  * The xmin a read last waited for in vain: a transaction that old is still running (a long one), so reads
  * do not wait again until it ends (a simulated-clock advance runs the router at every due time it passes).
  */
 let waitedInVainAt: string | undefined
-
-const pause = (ms: number) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, ms)))
 
 export const WebhookDeliveriesRepoSql = Layer.effect(
   WebhookDeliveriesRepo,

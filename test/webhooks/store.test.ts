@@ -66,6 +66,16 @@ const endpointOf = (app: ApplicationId) =>
       endpoints.put({ owner: { kind: "application", id: app }, url: "https://example.com/h", secret: "s", events: [] }),
   )
 
+/** What `unrouted` hands out when nothing is past the cursor, or another router holds it. */
+const emptyStretch = { events: [], through: null, read: 0 }
+
+/** Nothing is left past the cursor: no stretch to hand out, no routing due. */
+const allRouted = Effect.gen(function* () {
+  const repo = yield* WebhookDeliveriesRepo
+  assert.deepStrictEqual(yield* repo.unrouted(10), emptyStretch)
+  assert.isTrue(Option.isNone(yield* repo.nextDue))
+})
+
 /** Routes every outbox event and finishes every delivery: a clean slate on a shared store. */
 const finishAll = Effect.gen(function* () {
   const repo = yield* WebhookDeliveriesRepo
@@ -132,8 +142,7 @@ const contract = (name: string, store: Layer.Layer<Store, unknown>, concurrent: 
         yield* repo.markRouted(second.through!)
         // The cursor never moves back.
         yield* repo.markRouted(first.through!)
-        assert.deepStrictEqual(yield* repo.unrouted(10), { events: [], through: null, read: 0 })
-        assert.isTrue(Option.isNone(yield* repo.nextDue))
+        yield* allRouted
       }),
     )
 
@@ -151,8 +160,7 @@ const contract = (name: string, store: Layer.Layer<Store, unknown>, concurrent: 
         assert.isTrue(batch.events.every((e) => [nobody.id, somebody.id, nobodyLast.id].includes(e.id)))
         assert.isNotNull(batch.through)
         yield* repo.markRouted(batch.through!)
-        assert.deepStrictEqual(yield* repo.unrouted(10), { events: [], through: null, read: 0 })
-        assert.isTrue(Option.isNone(yield* repo.nextDue))
+        yield* allRouted
       }),
     )
 
@@ -291,10 +299,10 @@ const contract = (name: string, store: Layer.Layer<Store, unknown>, concurrent: 
           yield* Deferred.await(appended)
           yield* outbox.append([late])
           // `late` committed, but `early`'s transaction began first and is still running: nothing is settled.
-          assert.deepStrictEqual(yield* tx.withTransaction(repo.unrouted(10)), { events: [], through: null, read: 0 })
+          assert.deepStrictEqual(yield* tx.withTransaction(repo.unrouted(10)), emptyStretch)
           // That read waited (about a second) in vain; while that transaction runs, the next does not wait again.
           const started = Date.now()
-          assert.deepStrictEqual(yield* tx.withTransaction(repo.unrouted(10)), { events: [], through: null, read: 0 })
+          assert.deepStrictEqual(yield* tx.withTransaction(repo.unrouted(10)), emptyStretch)
           assert.isBelow(Date.now() - started, 900)
           yield* Deferred.succeed(release, undefined)
           yield* Fiber.join(open)
@@ -303,7 +311,7 @@ const contract = (name: string, store: Layer.Layer<Store, unknown>, concurrent: 
             Effect.zipRight(Effect.sleep("50 millis"), tx.withTransaction(repo.unrouted(10))),
           ], { concurrency: "unbounded" })
           assert.deepStrictEqual(mine.events.map((e) => e.id), [early.id, late.id])
-          assert.deepStrictEqual(other, { events: [], through: null, read: 0 })
+          assert.deepStrictEqual(other, emptyStretch)
           yield* repo.markRouted(mine.through!)
         }),
       )

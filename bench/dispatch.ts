@@ -2,7 +2,8 @@
  * The shared dispatcher without HTTP (`npm run bench -- dispatch`): CPU microseconds a request on the
  * memory store, for `GET /healthz` (the dispatcher's floor) and the http bench's request
  * (`GET /v1/verify/<random unknown uuid>` with a valid key → 404 not_found). CPU time, not wall time,
- * so a busy machine inflates it less. N (20,000) requests a measurement, REPEAT (1) rounds.
+ * so a busy machine inflates it less. N (20,000) requests a measurement, REPEAT (1) rounds; WEB=0 leaves out
+ * the web handler's rounds.
  *
  *   npm run bench -- dispatch
  *   node --cpu-prof --import tsx bench/dispatch.ts     (a profile of the same run)
@@ -81,6 +82,7 @@ const verifyFetch = (i: number) =>
 for (let r = 0; r < repeat; r++) {
   await measure("GET /healthz", n, () => request("GET", "/healthz"))
   await measure("GET /v1/verify/<unknown> (key) → 404", n, verifyGet)
+  if (process.env.WEB === "0") continue
   await measureFetch("web handler: GET /healthz", n, () => new Request("http://127.0.0.1/healthz"))
   await measureFetch("web handler: GET /v1/verify/<unknown>", n, verifyFetch)
 }

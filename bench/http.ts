@@ -1,5 +1,6 @@
 /**
- * HTTP throughput of each host against its runtime's bare server (`npm run bench -- http [node|deno|bun…]`).
+ * HTTP throughput of each host against its runtime's bare server (`npm run bench -- http [node|deno|bun…]`;
+ * `bun-serve`: the Bun host on Bun.serve, `BUN_SERVER=serve`, not run unless named).
  *
  * For each host: the bare server (bench/bare/<host>.ts, a fixed JSON) and the platform host with
  * STORE=memory, both measured by wrk with the same request: `GET /v1/verify/<random unknown uuid>`
@@ -165,7 +166,7 @@ const createKeys = async (baseUrl: string, application: string, n: number): Prom
 }
 
 interface Row {
-  readonly host: HostName
+  readonly host: Target
   readonly bare: Measured
   readonly platform: Measured
 }
@@ -176,6 +177,15 @@ interface Server {
   readonly keysFile: string
   readonly stop: () => Promise<void>
 }
+
+/**
+ * What the bench measures: a host as it runs by default, or `bun-serve`, the Bun host with
+ * `BUN_SERVER=serve` (Bun.serve over the web handler instead of Bun's node:http; hosts/bun.ts).
+ */
+type Target = HostName | "bun-serve"
+const targets: ReadonlyArray<Target> = [...hostNames, "bun-serve"]
+const runtimeOf = (target: Target): HostName => target === "bun-serve" ? "bun" : target
+const targetEnv = (target: Target): Record<string, string> => target === "bun-serve" ? { BUN_SERVER: "serve" } : {}
 
 const startBare = async (host: HostName, dir: string): Promise<Server> => {
   const cmd = host === "node" ? { command: process.execPath, args: ["bench/bare/node.mjs"] } : host === "deno"
@@ -190,9 +200,13 @@ const startBare = async (host: HostName, dir: string): Promise<Server> => {
   return { pid: p.child.pid, baseUrl: p.baseUrl, keysFile, stop: async () => void (await p.stop()) }
 }
 
-const startPlatform = async (host: HostName, dir: string, expected: number): Promise<Server> => {
+const startPlatform = async (host: Target, dir: string, expected: number): Promise<Server> => {
   // Node as `npm start` runs it: the built dist/ (tsx would turn on source-mapped stack traces).
-  const p = await startHost(host, { STORE: "memory", CONSOLE_TOKEN: consoleToken, CLOCK: "system" }, { built: true })
+  const p = await startHost(
+    runtimeOf(host),
+    { STORE: "memory", CONSOLE_TOKEN: consoleToken, CLOCK: "system", ...targetEnv(host) },
+    { built: true },
+  )
   const stop = async () => {
     const code = await p.stop()
     if (code !== 0) console.log(`  ${host}: exited ${code}`)
@@ -257,10 +271,10 @@ const combine = (slices: ReadonlyArray<Measured>): Measured => {
  * (BENCH_ROUNDS, default 3, each a share of BENCH_DURATION), so that whatever else the machine does
  * weighs on both alike.
  */
-const measureHost = async (host: HostName, dir: string): Promise<Row> => {
+const measureHost = async (host: Target, dir: string): Promise<Row> => {
   // wrk takes whole seconds.
   const slice = `${Math.max(1, Math.round(seconds(duration) / rounds))}s`
-  const bare = await startBare(host, dir)
+  const bare = await startBare(runtimeOf(host), dir)
   try {
     // Enough keys for an upper guess of the platform's rate: half the bare server's, warm-up included.
     wrk(bare.baseUrl, bare.keysFile, warmup)
@@ -286,9 +300,7 @@ const measureHost = async (host: HostName, dir: string): Promise<Row> => {
 
 const main = async () => {
   ensureWrk()
-  const wanted = process.argv.slice(2).filter((a) => (hostNames as ReadonlyArray<string>).includes(a)) as Array<
-    HostName
-  >
+  const wanted = process.argv.slice(2).filter((a) => (targets as ReadonlyArray<string>).includes(a)) as Array<Target>
   const hosts = wanted.length > 0 ? wanted : hostNames
   if (hosts.includes("node")) {
     execFileSync(process.execPath, ["scripts/ensure-built.mjs"], { cwd: root, stdio: "inherit" })
@@ -319,7 +331,7 @@ const main = async () => {
   const header = ["host", "server", "requests/s", "p50 ms", "p99 ms", "ratio to bare", "server CPU µs/req", "answers"]
   const table: Array<Array<string>> = [header]
   const cpu = (m: Measured) => (m.cpu_us === undefined ? "-" : m.cpu_us.toFixed(0))
-  const line = (host: HostName, server: string, m: Measured, ratio: number) => [
+  const line = (host: Target, server: string, m: Measured, ratio: number) => [
     host,
     server,
     rps(m).toFixed(0),

@@ -29,6 +29,10 @@ const fromScript = (script: string, runtime: string): { command: string; args: A
   return { command: bin(runtime), args: words.slice(1) }
 }
 
+/** HOST_CPU_PROF=<dir>: the Node and Bun hosts write a V8 CPU profile there when it exits (for the benchmarks). */
+const profileFlags = (): Array<string> =>
+  process.env.HOST_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.HOST_CPU_PROF}`] : []
+
 /** `built`: the Node host as `npm start` runs it (dist/hosts/node.js, built by scripts/ensure-built.mjs). */
 export const hostCommand = (
   host: HostName,
@@ -37,12 +41,14 @@ export const hostCommand = (
   switch (host) {
     case "node":
       return opts.built
-        ? { command: process.execPath, args: ["dist/hosts/node.js"] }
-        : { command: process.execPath, args: ["--import", "tsx", "hosts/node.ts"] }
+        ? { command: process.execPath, args: [...profileFlags(), "dist/hosts/node.js"] }
+        : { command: process.execPath, args: [...profileFlags(), "--import", "tsx", "hosts/node.ts"] }
     case "deno":
       return fromScript("start:deno", "deno")
-    case "bun":
-      return fromScript("start:bun", "bun")
+    case "bun": {
+      const { command, args } = fromScript("start:bun", "bun")
+      return { command, args: [...profileFlags(), ...args] }
+    }
   }
 }
 

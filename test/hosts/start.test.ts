@@ -1,8 +1,9 @@
 /**
- * Starting the server as a newcomer does: HOST and PORT=0 in the banner, and `--demo` to get demo keys again
- * on a store that already holds the demo account.
+ * Starting the server as a newcomer does: HOST and PORT=0 in the banner, `--demo` to get demo keys again
+ * on a store that already holds the demo account, and the Bun host's choice of server (`BUN_SERVER`).
  */
 import { mkdtempSync, rmSync } from "node:fs"
+import { connect } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
@@ -68,5 +69,62 @@ describe("`npm start -- --demo` re-issues a fresh demo key pair on a store that 
     } finally {
       await again.stop()
     }
+  })
+})
+
+describe("`BUN_SERVER=serve` runs the Bun host on Bun.serve over the web handler (hosts/bun.ts)", () => {
+  /** The first bytes the server sends back to `request` on a fresh connection, or "" when it closes without any. */
+  const rawAnswer = (port: number, request: string) =>
+    new Promise<string>((resolve, reject) => {
+      const socket = connect(port, "127.0.0.1")
+      let text = ""
+      socket.setEncoding("latin1").on("data", (chunk: string) => (text += chunk))
+      socket.once("error", reject)
+      socket.once("close", () => resolve(text))
+      socket.write(request)
+      setTimeout(() => socket.destroy(), 2_000)
+    })
+
+  it("the banner, a Verify round trip with the demo live key, 401 without a key; SIGTERM exits 0", async () => {
+    const token = "console-bun-serve-token"
+    const p = await startHost("bun", { PGLITE_DIR: "memory://", PORT: "0", CONSOLE_TOKEN: token, BUN_SERVER: "serve" })
+    try {
+      expect(p.banner.url).toBe(`http://127.0.0.1:${p.port}`)
+      const call = jsonCall(p.baseUrl)
+      const key = p.banner.demoLiveKey!
+      const started = await call("POST", "/v1/verify/start", { key, body: { to: "0551234560" } })
+      expect(started).toMatchObject({ status: 200, body: { status: "pending", to: "+966551234560" } })
+      const sms = await call("GET", `/console/v1/simulator/sms?to=${encodeURIComponent("+966551234560")}`, {
+        key: token,
+      })
+      const code = /\b\d{4,8}\b/.exec(sms.body.data[0].text)![0]
+      const checked = await call("POST", "/v1/verify/check", { key, body: { id: started.body.id, code } })
+      expect(checked).toMatchObject({ status: 200, body: { status: "verified" } })
+      const unkeyed = await call("POST", "/v1/verify/start", { body: { to: "0551234560" } })
+      expect(unkeyed).toMatchObject({ status: 401, body: { error: "unauthorized" } })
+      // What tells Bun.serve from Bun's node:http: a method its parser does not know gets no answer at all
+      // (the default host answers it 405 in JSON, as every other host does).
+      expect(await rawAnswer(p.port, "FOO /healthz HTTP/1.1\r\nHost: x\r\n\r\n")).toBe("")
+      expect(await rawAnswer(p.port, "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")).toMatch(
+        /^HTTP\/1\.1 200 /,
+      )
+    } finally {
+      expect(await p.stop()).toBe(0)
+    }
+  })
+
+  it("the default Bun host answers a method its parser does not know as every other host does: 405 in JSON", async () => {
+    const p = await startHost("bun", { PGLITE_DIR: "memory://", PORT: "0" }, { demo: false })
+    try {
+      expect(await rawAnswer(p.port, "FOO /healthz HTTP/1.1\r\nHost: x\r\n\r\n")).toMatch(/^HTTP\/1\.1 405 /)
+    } finally {
+      await p.stop()
+    }
+  })
+
+  it("any other value is refused at start with a message", async () => {
+    await expect(startHost("bun", { PGLITE_DIR: "memory://", PORT: "0", BUN_SERVER: "uws" })).rejects.toThrow(
+      /BUN_SERVER must be "node" \(the default\) or "serve", not "uws"/,
+    )
   })
 })

@@ -15,7 +15,7 @@
 import { Effect, Layer, Option } from "effect"
 import type { EventId } from "../../core/shared/brands.ts"
 import { type FeedEntry, type FeedPage, PartnerFeedRepo, VerificationLogRepo } from "../../ports/store/partner-feed.ts"
-import { client, heldBackWait, num, numOrNull, pause, type Row } from "./rows.ts"
+import { client, num, numOrNull, type Row, settledReader } from "./rows.ts"
 import { toVerification, verificationColumns } from "./verify.ts"
 
 const toEntry = (row: Row): FeedEntry => ({
@@ -33,27 +33,31 @@ export const PartnerFeedRepoSql = Layer.effect(
   PartnerFeedRepo,
   Effect.gen(function* () {
     const sql = yield* client
+    const settled = settledReader()
     return {
-      page: (query) =>
-        Effect.gen(function* () {
-          const after = query.after ?? { tx: "0", seq: 0 }
-          const types = query.types === null ? null : query.types.join(",")
-          for (let attempt = 0;; attempt++) {
-            // migrations/partner-feed/0002: the statement below the snapshot's xmin, walked in index order.
-            const rows = yield* sql`SELECT snapshot_xmin::text AS xmin, seq, xid::text AS xid, event_id, event, data,
-                created_at
-              FROM partner_feed_page(${query.accountId}::uuid, ${after.tx}::xid8, ${after.seq}::bigint,
-                ${query.since}::bigint, string_to_array(${types}::text, ','), ${query.limit}::integer)`
-            const xmin = String(rows[0].xmin)
-            const entries = rows.filter((r) => r.seq !== null).map(toEntry)
-            const page: FeedPage = { entries, settled: { tx: xmin, seq: 0 } }
-            if (entries.length >= query.limit || attempt >= heldBackWait.tries) return page
-            const held = yield* sql`SELECT EXISTS (SELECT 1 FROM partner_feed
-              WHERE account_id = ${query.accountId} AND xid >= ${xmin}::xid8) AS held`
-            if (held[0].held !== true) return page
-            yield* pause(heldBackWait.everyMs)
-          }
-        }).pipe(Effect.orDie),
+      page: (query) => {
+        const after = query.after ?? { tx: "0", seq: 0 }
+        const types = query.types === null ? null : query.types.join(",")
+        // migrations/partner-feed/0002: the statement below the snapshot's xmin, walked in index order.
+        return settled(
+          sql`SELECT snapshot_xmin::text AS xmin, seq, xid::text AS xid, event_id, event, data, created_at
+            FROM partner_feed_page(${query.accountId}::uuid, ${after.tx}::xid8, ${after.seq}::bigint,
+              ${query.since}::bigint, string_to_array(${types}::text, ','), ${query.limit}::integer)`.pipe(
+            Effect.map((rows) => {
+              const xmin = String(rows[0].xmin)
+              const entries = rows.filter((r) => r.seq !== null).map(toEntry)
+              const page: FeedPage = { entries, settled: { tx: xmin, seq: 0 } }
+              return {
+                value: page,
+                xmin,
+                heldBack: entries.length >= query.limit ? Effect.succeed(false) : sql`SELECT EXISTS (
+                    SELECT 1 FROM partner_feed WHERE account_id = ${query.accountId} AND xid >= ${xmin}::xid8) AS held`
+                  .pipe(Effect.map((held) => held[0].held === true)),
+              }
+            }),
+          ),
+        ).pipe(Effect.orDie)
+      },
       prune: (before) => sql`DELETE FROM partner_feed WHERE created_at < ${before}`.pipe(Effect.asVoid, Effect.orDie),
       oldest: sql`SELECT min(created_at) AS oldest FROM partner_feed`.pipe(
         Effect.map((rows) => Option.fromNullable(numOrNull(rows[0].oldest))),

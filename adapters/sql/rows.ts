@@ -56,3 +56,34 @@ export const heldBackWait = { tries: 50, everyMs: 20 } as const
 /** Waits `ms` of real time, whatever the platform's clock (a simulated clock does not move by itself). */
 export const pause = (ms: number): Effect.Effect<void> =>
   Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, ms)))
+
+/** One read below the snapshot's xmin: what it hands out, that xmin, and whether rows it would hand out are held back. */
+export interface SettledRead<A, E, R> {
+  readonly value: A
+  readonly xmin: string
+  /** Looked at only when the read may still wait (the partner feed asks the store). */
+  readonly heldBack: Effect.Effect<boolean, E, R>
+}
+
+/**
+ * Runs a read below the snapshot's xmin again, for up to `heldBackWait`, while what it would hand out is held back
+ * behind a transaction still running, so a move shows as soon as it answered. A wait that came to nothing is
+ * remembered by its xmin: while that transaction (a long one) still runs, reads answer at once rather than wait
+ * again (a simulated-clock advance runs the webhook router at every due time it passes). One per repository.
+ */
+export const settledReader = () => {
+  let waitedInVainAt: string | undefined
+  return <A, E, R>(read: Effect.Effect<SettledRead<A, E, R>, E, R>): Effect.Effect<A, E, R> =>
+    Effect.gen(function* () {
+      for (let attempt = 0;; attempt++) {
+        const { heldBack, value, xmin } = yield* read
+        if (xmin === waitedInVainAt) return value
+        if (attempt >= heldBackWait.tries) {
+          waitedInVainAt = xmin
+          return value
+        }
+        if (!(yield* heldBack)) return value
+        yield* pause(heldBackWait.everyMs)
+      }
+    })
+}

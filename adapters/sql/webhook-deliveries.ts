@@ -14,7 +14,7 @@ import {
 } from "../../ports/store/webhook-deliveries.ts"
 import type { EndpointOwner } from "../../ports/store/webhook-endpoints.ts"
 import { toEvent } from "./outbox.ts"
-import { client, first, heldBackWait, json, num, numOrNull, pause, type Row, toJson } from "./rows.ts"
+import { client, first, json, num, numOrNull, type Row, settledReader, toJson } from "./rows.ts"
 
 const toDelivery = (row: Row): WebhookDelivery => ({
   id: row.id,
@@ -105,43 +105,36 @@ export const nextDueStatement = `SELECT
   (SELECT min(greatest(next_attempt_at, coalesce(lease_until, 0))) FROM webhook_deliveries
     WHERE next_attempt_at IS NOT NULL) AS due`
 
-/**
- * The xmin a read last waited for in vain: a transaction that old is still running (a long one), so reads
- * do not wait again until it ends (a simulated-clock advance runs the router at every due time it passes).
- */
-let waitedInVainAt: string | undefined
+/** No stretch: nothing past the cursor is settled, or another router holds it. */
+const emptyStretch = { events: [], through: null, read: 0 }
 
 export const WebhookDeliveriesRepoSql = Layer.effect(
   WebhookDeliveriesRepo,
   Effect.gen(function* () {
     const sql = yield* client
+    const settled = settledReader()
     return {
       // The stretch past the cursor whose transactions have all ended (below the snapshot's xmin: see
       // migrations/webhooks/0004), read by one router at a time (a transaction-scoped advisory lock taken without
       // waiting, which gives the transaction no id, so the read may be repeated in it). Only events whose
       // application or account has an endpoint come back: the others need no delivery.
       unrouted: (limit) =>
-        Effect.gen(function* () {
-          for (let attempt = 0;; attempt++) {
-            const rows = yield* sql.unsafe(unroutedStatement, [limit])
+        settled(
+          sql.unsafe(unroutedStatement, [limit]).pipe(Effect.map((rows) => {
             const head = rows[0]
-            if (head.locked !== true) return { events: [], through: null, read: 0 }
-            if (attempt >= heldBackWait.tries) waitedInVainAt = String(head.xmin)
-            if (
-              head.through !== null || head.held !== true || attempt >= heldBackWait.tries ||
-              String(head.xmin) === waitedInVainAt
-            ) {
-              return {
+            return {
+              value: head.locked !== true ? emptyStretch : {
                 events: rows.filter((row) => row.id !== null).map(toEvent),
                 through: head.through === null ? null : RoutePosition(String(head.through)),
                 read: num(head.read),
-              }
+              },
+              xmin: String(head.xmin),
+              // Nothing settled yet, but events of transactions still running (or just ended, behind an older
+              // one): the read waits a little for them, as the partner feed does.
+              heldBack: Effect.succeed(head.locked === true && head.through === null && head.held === true),
             }
-            // Nothing settled yet, but events of transactions still running (or just ended, behind an older
-            // one): wait a little for them, as the partner feed does, so a move is routed as soon as it answered.
-            yield* pause(heldBackWait.everyMs)
-          }
-        }).pipe(Effect.orDie),
+          })),
+        ).pipe(Effect.orDie),
       markRouted: (through) => {
         const [xid, seq] = through.split(":")
         return sql`UPDATE outbox_routing SET xid = ${xid}::xid8, seq = ${seq}::bigint

@@ -65,6 +65,10 @@ describe.runIf(databaseUrl !== undefined)("on PostgreSQL (DATABASE_URL)", () => 
       const meanwhile = await feed(s, p.key, `cursor=${start}`)
       expect(meanwhile.status).toBe(200)
       expect(meanwhile.body.data).toEqual([]) // the committed `second` is held back behind the running `early`
+      // That read waited (about a second) in vain; while `early` runs, the next answers at once.
+      const asked = Date.now()
+      expect((await feed(s, p.key, `cursor=${start}`)).body.data).toEqual([])
+      expect(Date.now() - asked).toBeLessThan(900)
       await early.query("COMMIT")
       const after = await feed(s, p.key, `cursor=${meanwhile.body.next_cursor}`)
       expect(after.body.data.map((e: any) => e.id)).toEqual([first, second])

@@ -1,6 +1,7 @@
 /**
  * CPU a statement on PostgreSQL, one connection at a time (`npm run bench -- sql-statement`): the `pg`
- * driver alone (with the named statements of adapters/sql/pg-client.ts), @effect/sql running its
+ * driver alone (with the named statements of adapters/sql/pg-client.ts, and its handling of a 17-column result
+ * with and without the result templates pg-client.ts keeps), @effect/sql running its
  * `Statement` as an Effect, and the repositories' executor (adapters/sql/executor.ts); each alone, ten in
  * one Effect, and five in a transaction (figures per statement, BEGIN and COMMIT included in the cost).
  *
@@ -40,8 +41,51 @@ const five = ten.slice(0, 5)
 
 console.log(`# CPU a statement, one connection, ${n} statements a line\n`)
 
+/**
+ * The driver's handling of one result alone, no network (the network's noise on this machine is larger than
+ * the difference): a named statement's RowDescription and one DataRow of 17 columns (a verification's width),
+ * with `pg` building the result's template each time against pg-client.ts keeping it per connection.
+ */
+const measureResultTemplates = async () => {
+  const fields = Array.from({ length: 17 }, (_, c) => ({
+    name: `c${c}`,
+    dataTypeID: [20, 25, 16][c % 3], // bigint, text, boolean
+    format: "text",
+  }))
+  const values = fields.map((f, c) => f.dataTypeID === 20 ? String(c) : f.dataTypeID === 25 ? `text ${c}` : "t")
+  const noop = () => {}
+  const connection = {
+    parsedStatements: { wide: "SELECT …" } as Record<string, string>,
+    submittedNamedStatements: {},
+    stream: { cork: noop, uncork: noop },
+    parse: noop,
+    bind: noop,
+    describe: noop,
+    execute: noop,
+    sync: noop,
+    flush: noop,
+  }
+  const rebuilt = () => {
+    const query = new (Pg.Query as any)({ name: "wide", text: "SELECT …", values: [1], callback: noop })
+    query.prepare(connection)
+    query.handleRowDescription({ fields })
+    query.handleDataRow({ fields: values })
+  }
+  const kept = () => {
+    const query = new PgNamed.TemplatedQuery({ name: "wide", text: "SELECT …", values: [1], callback: noop } as any)
+    query.prepare(connection)
+    query.handleRowDescription({ fields })
+    query.handleDataRow({ fields: values })
+  }
+  for (let slice = 1; slice <= 3; slice++) {
+    await measure(`pg result alone, 17 columns, template rebuilt (${slice})`, 1, () => Promise.resolve(rebuilt()))
+    await measure(`pg result alone, 17 columns, template kept (${slice})`, 1, () => Promise.resolve(kept()))
+  }
+}
+
 const pool = new Pg.Pool({ connectionString: url, max: 1, Client: PgNamed.NamedStatementsClient as any })
 await measure("pg: pool.query", 1, (i) => pool.query(text, [i]))
+await measureResultTemplates()
 await measure("pg: BEGIN, 5 statements, COMMIT (per statement)", 5, async () => {
   const client = await pool.connect()
   try {

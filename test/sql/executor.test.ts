@@ -2,7 +2,7 @@
  * The repositories' statement path (adapters/sql/executor.ts): statements and transactions over this
  * project's drivers (PGlite; PostgreSQL when DATABASE_URL is set) and over any other `SqlClient`.
  */
-import { assert, describe, layer } from "@effect/vitest"
+import { assert, describe, it, layer } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { Effect, Exit, Layer, Redacted } from "effect"
@@ -38,6 +38,29 @@ const executorSuite = (name: string, clientLayer: Layer.Layer<SqlClient.SqlClien
           assert.strictEqual(row.body, "marhaba")
           const listed = yield* sql`SELECT id FROM notes WHERE ${sql.in("id", [id, -1])} AND body <> ${"x"}`
           assert.deepStrictEqual(listed, [{ id }])
+        }))
+
+      it.effect("a statement run again answers rows parsed as the first time: every column type, in and out of a transaction", () =>
+        Effect.gen(function* () {
+          const sql = yield* setup
+          // pg-client.ts keeps a named statement's result template per connection from its first execution.
+          const text = `SELECT $1::int AS n, 'x' || $1::text AS t, $1::int > 2 AS flag, NULL::text AS nothing,
+            jsonb_build_object('n', $1::int) AS j, to_timestamp($1::int) AS at`
+          const expected = (i: number) => ({
+            n: i,
+            t: `x${i}`,
+            flag: i > 2,
+            nothing: null,
+            j: { n: i },
+            at: new Date(i * 1000),
+          })
+          for (const i of [1, 2, 3, 4]) assert.deepStrictEqual(yield* sql.unsafe(text, [i]), [expected(i)])
+          yield* sql.withTransaction(
+            Effect.forEach(
+              [5, 6, 7],
+              (i) => Effect.map(sql.unsafe(text, [i]), (rows) => assert.deepStrictEqual(rows, [expected(i)])),
+            ),
+          )
         }))
 
       it.effect("a failing statement fails with SqlError and the client goes on", () =>
@@ -199,6 +222,45 @@ const executorSuite = (name: string, clientLayer: Layer.Layer<SqlClient.SqlClien
 executorSuite("SqlExecutor over PGlite", PgliteClient.layer({ dataDir: "memory://" }))
 
 describe.runIf(databaseUrl !== undefined)("on PostgreSQL (DATABASE_URL)", () => {
+  it("a named statement's result template is its connection's: another connection reads a column whose type changed with its new type", async () => {
+    const table = `templates_${fresh()}`
+    const text = `SELECT c AS v FROM ${table} WHERE $1::int > 0`
+    const connect = async () => {
+      const client = new PgNamedClient.NamedStatementsClient({ connectionString: databaseUrl })
+      await client.connect()
+      return client
+    }
+    const read = (client: PgNamedClient.NamedStatementsClient, value: unknown) =>
+      new Promise<unknown>((resolve, reject) =>
+        client.query(
+          text,
+          [value],
+          (error: Error | undefined, result: any) => error ? reject(error) : resolve(result.rows[0]?.v),
+        )
+      )
+    const first = await connect()
+    try {
+      await first.query(`CREATE TABLE ${table} (c int)`)
+      await first.query(`INSERT INTO ${table} VALUES (5)`)
+      assert.strictEqual(await read(first, 5), 5)
+      assert.strictEqual(await read(first, 5), 5)
+      await first.query(`ALTER TABLE ${table} ALTER c TYPE text USING c::text`)
+      const second = await connect()
+      try {
+        assert.strictEqual(await read(second, 5), "5")
+        assert.strictEqual(await read(second, 5), "5")
+      } finally {
+        await second.end()
+      }
+      // The first connection's prepared statement is refused, not read with its old template.
+      const refused = await read(first, 5).then(() => undefined, (e: Error) => e.message)
+      assert.match(String(refused), /cached plan must not change result type/)
+    } finally {
+      await first.query(`DROP TABLE IF EXISTS ${table}`).catch(() => undefined)
+      await first.end()
+    }
+  })
+
   executorSuite("SqlExecutor over the pg driver", freshSchema(databaseUrl!, (url) => PgNamedClient.layer(url)))
   executorSuite(
     "SqlExecutor over a plain @effect/sql-pg client (no driver: connections from reserve)",

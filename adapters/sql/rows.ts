@@ -51,10 +51,10 @@ export const transaction = (sql: Sql) => <A, E, R>(self: Effect.Effect<A, E, R>)
  * How long a read that hands out only rows below its snapshot's xmin (the partner feed, webhook routing) waits at
  * most for rows held back behind a transaction still running, and how often it looks again.
  */
-export const heldBackWait = { tries: 50, everyMs: 20 } as const
+const heldBackWait = { tries: 50, everyMs: 20 } as const
 
 /** Waits `ms` of real time, whatever the platform's clock (a simulated clock does not move by itself). */
-export const pause = (ms: number): Effect.Effect<void> =>
+const pause = (ms: number): Effect.Effect<void> =>
   Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, ms)))
 
 /** One read below the snapshot's xmin: what it hands out, that xmin, and whether rows it would hand out are held back. */

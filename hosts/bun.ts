@@ -9,6 +9,9 @@
  * forwards those requests: Bun's node:http costs 8 to 18 µs of CPU a request more than Bun.serve on a 2-core
  * machine (README, "Before and after the product frame"). Every request Bun.serve lets through gets the platform's answer as on every other host.
  */
+import { maxHeaderSize } from "node:http"
+import { directWebHandler } from "../adapters/http/web.ts"
+import { Http } from "../core/limits.ts"
 import { banner, boot } from "./start.ts"
 
 const server = process.env.BUN_SERVER ?? "node"
@@ -24,7 +27,9 @@ async function serveWithBun() {
   // deno-lint-ignore no-explicit-any
   const Bun = (globalThis as any).Bun
   const started = await boot()
-  const { serve } = started.platform
+  // Bun.serve refuses a head over its limit (node:http's `maxHeaderSize`, 16 KiB unless
+  // `--max-http-header-size` raises it) with a bare 431: within ours, the fields it lets through need no count.
+  const serve = directWebHandler(started.platform.dispatch, { serverLimitsHead: maxHeaderSize <= Http.maxHeaderBytes })
   const bunServer = Bun.serve({
     port: started.settings.port,
     hostname: started.settings.host,

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto"
 import { Http } from "../../core/limits.ts"
 import { carriesBody, declaredTooLarge } from "./body.ts"
 import type { Dispatch, PlainResponse } from "./dispatcher.ts"
-import { headerBytes, recordHeaderBytes, stripPrefix } from "./edge.ts"
+import { fieldListLookup, headerBytes, recordHeaderBytes, stripPrefix } from "./edge.ts"
 import { bodyTooLarge, bodyUnreadable } from "./respond.ts"
 
 export interface WebHandlerOptions {
@@ -72,25 +72,6 @@ const heldHeaderList = (headers: Headers): ReadonlyArray<readonly [string, strin
   return Array.isArray(list) ? list : undefined
 }
 
-/**
- * A lookup over the held list, as Fetch's `get` answers (fields of one name joined with `, `, the name matched
- * whatever its case). Why not `headers.get`: once Deno's list is held, its `get` converts the name, lower-cases
- * every field's name into a new string and filters the list with a closure; the per-field loop here costs
- * none of that (bench/http.ts: Deno's host spent 2 to 3 µs a request more after the header count first filled
- * the list, measured against a84147a, which read single fields through Deno's lazy lookup).
- */
-const heldListLookup = (list: ReadonlyArray<readonly [string, string]>) => (name: string): string | undefined => {
-  const wanted = name.toLowerCase()
-  let found: string | undefined
-  for (let i = 0; i < list.length; i++) {
-    const field = list[i][0]
-    if (field.length === wanted.length && (field === wanted || field.toLowerCase() === wanted)) {
-      found = found === undefined ? list[i][1] : `${found}, ${list[i][1]}`
-    }
-  }
-  return found
-}
-
 /** What the dispatcher reads of a request's header fields: a lookup, and the bytes the limit counts. */
 const requestHeaders = (
   headers: Headers,
@@ -101,7 +82,7 @@ const requestHeaders = (
   // The first read fills Deno's held list (a request's headers are fetched lazily).
   headers.has("host")
   const list = heldHeaderList(headers)
-  if (list !== undefined) return { lookup: heldListLookup(list), bytes: headerBytes(list) }
+  if (list !== undefined) return { lookup: fieldListLookup(list), bytes: headerBytes(list) }
   // Bun: its Headers answer every field in one native call; iterating a Bun.serve request's `Headers` cost
   // its host about 1.5 µs a request (a CPU profile under bench/http.ts: the iterator's `next`).
   const toJSON = (headers as { toJSON?: () => Record<string, string | ReadonlyArray<string>> }).toJSON

@@ -66,7 +66,10 @@ export const nodeHandler = (dispatch: Dispatch, options: NodeHandlerOptions = {}
       // From the raw list: the same fields whatever server options the app's server was made with.
       headers: rawHeaderLookup(raw),
       body,
-      ip: req.socket.remoteAddress,
+      // Read only when a key has an IP allowlist (Bun's node:http builds the request's socket when first asked).
+      get ip() {
+        return req.socket.remoteAddress
+      },
       headerBytes: rawHeaderBytes(raw),
     })
     // Most answers are ready at once: written without a promise.

@@ -6,8 +6,9 @@
  * node:http hands all of them to `clientError`, where the platform answers them in JSON.
  *
  * `BUN_SERVER=serve` runs Bun.serve over the web handler instead, for a deployment behind a proxy that never
- * forwards those requests: Bun's node:http costs 8 to 18 µs of CPU a request more than Bun.serve on a 2-core
- * machine (README, "Before and after the product frame"). Every request Bun.serve lets through gets the platform's answer as on every other host.
+ * forwards those requests: Bun's node:http costs 2 to 18 µs of CPU a request more than Bun.serve, by machine
+ * (README, "Before and after the product frame"). Every request Bun.serve lets through gets the platform's
+ * answer as on every other host.
  */
 import { maxHeaderSize } from "node:http"
 import { directWebHandler } from "../adapters/http/web.ts"

@@ -114,22 +114,6 @@ export const headerBytes = (
   return n
 }
 
-/**
- * `headerBytes` of a record of fields (name -> value, or values for `set-cookie`), as Bun's `Headers.toJSON()`
- * answers in one native call: the bound summed over the record's own keys, the exact count only above the limit.
- */
-export const recordHeaderBytes = (
-  record: Readonly<Record<string, string | ReadonlyArray<string>>>,
-  limit: number = Http.maxHeaderBytes,
-): number => {
-  let bound = 0
-  for (const name in record) {
-    const value = record[name]
-    bound += name.length + (typeof value === "string" ? value.length : value.reduce((n, v) => n + v.length, 0))
-  }
-  return bound <= limit ? bound : headerBytes(Object.entries(record), limit)
-}
-
 /** `headerBytes` of node:http's raw list (`[name, value, name, value, …]`). */
 export const rawHeaderBytes = (raw: ReadonlyArray<string>, limit: number = Http.maxHeaderBytes): number => {
   let bound = 0
@@ -148,6 +132,13 @@ export const rawHeaderBytes = (raw: ReadonlyArray<string>, limit: number = Http.
   return n
 }
 
+/** Whether a field's name is `wanted` (lower case) as Fetch compares names: whatever the field's case. */
+const isNamed = (field: string, wanted: string) =>
+  field.length === wanted.length && (field === wanted || field.toLowerCase() === wanted)
+
+/** A field's value after the fields of its name before it, joined with `, ` as Fetch's `get` joins them. */
+const joined = (found: string | undefined, value: string) => found === undefined ? value : `${found}, ${value}`
+
 /**
  * A header lookup over node:http's raw list: repeated fields joined with `, ` as Fetch joins them, whatever
  * the server's `joinDuplicateHeaders` (an app's own `listen` keeps the first `Authorization` in `headers`).
@@ -158,12 +149,7 @@ export const rawHeaderBytes = (raw: ReadonlyArray<string>, limit: number = Http.
 export const rawHeaderLookup = (raw: ReadonlyArray<string>) => (name: string): string | undefined => {
   const wanted = name.toLowerCase()
   let found: string | undefined
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const field = raw[i]
-    if (field.length === wanted.length && (field === wanted || field.toLowerCase() === wanted)) {
-      found = found === undefined ? raw[i + 1] : `${found}, ${raw[i + 1]}`
-    }
-  }
+  for (let i = 0; i + 1 < raw.length; i += 2) if (isNamed(raw[i], wanted)) found = joined(found, raw[i + 1])
   return found
 }
 
@@ -177,12 +163,7 @@ export const fieldListLookup =
   (list: ReadonlyArray<readonly [string, string]>) => (name: string): string | undefined => {
     const wanted = name.toLowerCase()
     let found: string | undefined
-    for (let i = 0; i < list.length; i++) {
-      const field = list[i][0]
-      if (field.length === wanted.length && (field === wanted || field.toLowerCase() === wanted)) {
-        found = found === undefined ? list[i][1] : `${found}, ${list[i][1]}`
-      }
-    }
+    for (let i = 0; i < list.length; i++) if (isNamed(list[i][0], wanted)) found = joined(found, list[i][1])
     return found
   }
 

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto"
 import { Http } from "../../core/limits.ts"
 import { carriesBody, declaredTooLarge } from "./body.ts"
 import type { Dispatch, PlainResponse } from "./dispatcher.ts"
-import { fieldListLookup, headerBytes, recordHeaderBytes, stripPrefix } from "./edge.ts"
+import { fieldListLookup, headerBytes, stripPrefix } from "./edge.ts"
 import { bodyTooLarge, bodyUnreadable } from "./respond.ts"
 
 export interface WebHandlerOptions {
@@ -72,13 +72,15 @@ const heldHeaderList = (headers: Headers): ReadonlyArray<readonly [string, strin
   return Array.isArray(list) ? list : undefined
 }
 
+/** Fetch's own lookup of a field. */
+const fetchLookup = (headers: Headers) => (name: string) => headers.get(name) ?? undefined
+
 /** What the dispatcher reads of a request's header fields: a lookup, and the bytes the limit counts. */
 const requestHeaders = (
   headers: Headers,
   count: boolean,
 ): { lookup: (name: string) => string | undefined; bytes: number | undefined } => {
-  const lookup = (name: string) => headers.get(name) ?? undefined
-  if (!count) return { lookup, bytes: undefined }
+  if (!count) return { lookup: fetchLookup(headers), bytes: undefined }
   // The first read fills Deno's held list (a request's headers are fetched lazily).
   headers.has("host")
   const list = heldHeaderList(headers)
@@ -86,8 +88,8 @@ const requestHeaders = (
   // Bun: its Headers answer every field in one native call; iterating a Bun.serve request's `Headers` cost
   // its host about 1.5 µs a request (a CPU profile under bench/http.ts: the iterator's `next`).
   const toJSON = (headers as { toJSON?: () => Record<string, string | ReadonlyArray<string>> }).toJSON
-  if (typeof toJSON === "function") return { lookup, bytes: recordHeaderBytes(toJSON.call(headers)) }
-  return { lookup, bytes: headerBytes(headers) }
+  const fields = typeof toJSON === "function" ? Object.entries(toJSON.call(headers)) : headers
+  return { lookup: fetchLookup(headers), bytes: headerBytes(fields) }
 }
 
 /** The address of the socket's peer as the server reports it, or a function that looks it up when needed. */

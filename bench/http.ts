@@ -9,6 +9,10 @@
  * created through the console (bench/verify-get.lua). Prints requests/s, p50, p99, the status mix and
  * the ratio to bare. A benchmark prints figures; nothing here asserts on timing.
  *
+ * The default Bun host runs on Bun's node:http, not Bun.serve (docs/decisions.md): its row adds a second
+ * bare server, bench/bare/node.mjs run by Bun, and the platform's ratio to that one ("platform / node:http"),
+ * so that the server's own cost and the platform's show apart.
+ *
  * The bare server and the platform host of a runtime run side by side and are measured in alternating
  * slices, so that whatever else the machine does weighs on both alike.
  *
@@ -167,7 +171,13 @@ const createKeys = async (baseUrl: string, application: string, n: number): Prom
 
 interface Row {
   readonly host: Target
+  /** The runtime's bare server (Node's node:http, Deno.serve, Bun.serve): the ratio the targets are read on. */
   readonly bare: Measured
+  /**
+   * The default Bun host runs on Bun's node:http (docs/decisions.md): its own server's bare figure, measured
+   * in the same alternating slices, shows what of its ratio to Bun.serve is the server and what the platform.
+   */
+  readonly ownBare?: Measured
   readonly platform: Measured
 }
 
@@ -187,15 +197,21 @@ const targets: ReadonlyArray<Target> = [...hostNames, "bun-serve"]
 const runtimeOf = (target: Target): HostName => target === "bun-serve" ? "bun" : target
 const targetEnv = (target: Target): Record<string, string> => target === "bun-serve" ? { BUN_SERVER: "serve" } : {}
 
-const startBare = async (host: HostName, dir: string): Promise<Server> => {
+/** A bare server: each runtime's own (`bun` is Bun.serve), or `bun-node-http`, bench/bare/node.mjs run by Bun. */
+type Bare = HostName | "bun-node-http"
+
+const startBare = async (host: Bare, dir: string): Promise<Server> => {
+  const bun = join(root, "node_modules/.bin/bun")
   const cmd = host === "node" ? { command: process.execPath, args: ["bench/bare/node.mjs"] } : host === "deno"
     ? {
       command: join(root, "node_modules/.bin/deno"),
       args: ["run", "--allow-net", "--allow-env", "bench/bare/deno.ts"],
     }
-    : { command: join(root, "node_modules/.bin/bun"), args: ["run", "bench/bare/bun.ts"] }
+    : host === "bun-node-http"
+    ? { command: bun, args: ["run", "bench/bare/node.mjs"] }
+    : { command: bun, args: ["run", "bench/bare/bun.ts"] }
   const p = await spawnReady(`bare ${host}`, cmd.command, cmd.args, {}, /^listening on /m, 60_000)
-  const keysFile = join(dir, "bare-keys.txt")
+  const keysFile = join(dir, `bare-${host}-keys.txt`)
   writeFileSync(keysFile, "svc_live_bare\n")
   return { pid: p.child.pid, baseUrl: p.baseUrl, keysFile, stop: async () => void (await p.stop()) }
 }
@@ -275,25 +291,37 @@ const measureHost = async (host: Target, dir: string): Promise<Row> => {
   // wrk takes whole seconds.
   const slice = `${Math.max(1, Math.round(seconds(duration) / rounds))}s`
   const bare = await startBare(runtimeOf(host), dir)
+  const ownBare = host === "bun" ? await startBare("bun-node-http", dir) : undefined
   try {
     // Enough keys for an upper guess of the platform's rate: half the bare server's, warm-up included.
     wrk(bare.baseUrl, bare.keysFile, warmup)
+    if (ownBare) wrk(ownBare.baseUrl, ownBare.keysFile, warmup)
     const guess = rps(wrk(bare.baseUrl, bare.keysFile, "1s")) / 2
     const platform = await startPlatform(host, dir, guess * (seconds(duration) + seconds(warmup)))
     try {
       wrk(platform.baseUrl, platform.keysFile, warmup)
-      const slices: { bare: Array<Measured>; platform: Array<Measured> } = { bare: [], platform: [] }
+      const slices = { bare: [] as Array<Measured>, ownBare: [] as Array<Measured>, platform: [] as Array<Measured> }
       for (let r = 0; r < rounds; r++) {
         slices.bare.push(measure(bare.pid, bare.baseUrl, bare.keysFile, slice))
+        if (ownBare) slices.ownBare.push(measure(ownBare.pid, ownBare.baseUrl, ownBare.keysFile, slice))
         slices.platform.push(measure(platform.pid, platform.baseUrl, platform.keysFile, slice))
-        const [b, p] = [slices.bare[r], slices.platform[r]]
-        console.log(`  round ${r + 1}/${rounds}: bare ${rps(b).toFixed(0)} req/s, platform ${rps(p).toFixed(0)} req/s`)
+        const [b, o, p] = [slices.bare[r], slices.ownBare[r], slices.platform[r]]
+        console.log(
+          `  round ${r + 1}/${rounds}: bare ${rps(b).toFixed(0)} req/s, ` +
+            (o ? `bare node:http ${rps(o).toFixed(0)} req/s, ` : "") + `platform ${rps(p).toFixed(0)} req/s`,
+        )
       }
-      return { host, bare: combine(slices.bare), platform: combine(slices.platform) }
+      return {
+        host,
+        bare: combine(slices.bare),
+        ...(ownBare ? { ownBare: combine(slices.ownBare) } : {}),
+        platform: combine(slices.platform),
+      }
     } finally {
       await platform.stop()
     }
   } finally {
+    await ownBare?.stop()
     await bare.stop()
   }
 }
@@ -317,6 +345,9 @@ const main = async () => {
       console.log(`${host}: bare server and platform host, alternating`)
       const row = await measureHost(host, dir)
       console.log(`  ${host}: bare ${rps(row.bare).toFixed(0)} req/s (${mix(row.bare)})`)
+      if (row.ownBare) {
+        console.log(`  ${host}: bare node:http ${rps(row.ownBare).toFixed(0)} req/s (${mix(row.ownBare)})`)
+      }
       console.log(`  ${host}: platform ${rps(row.platform).toFixed(0)} req/s (${mix(row.platform)})`)
       if (row.platform.s429 > 0 || row.platform.not_found !== row.platform.requests) {
         console.log(`  WARNING: not every answer was 404 not_found; the figure is not the measured path`)
@@ -342,7 +373,10 @@ const main = async () => {
     mix(m),
   ]
   for (const r of rows) {
-    table.push(line(r.host, "bare", r.bare, 1), line(r.host, "platform", r.platform, rps(r.platform) / rps(r.bare)))
+    table.push(line(r.host, "bare", r.bare, 1))
+    if (r.ownBare) table.push(line(r.host, "bare node:http", r.ownBare, rps(r.ownBare) / rps(r.bare)))
+    table.push(line(r.host, "platform", r.platform, rps(r.platform) / rps(r.bare)))
+    if (r.ownBare) table.push(line(r.host, "platform / node:http", r.platform, rps(r.platform) / rps(r.ownBare)))
   }
   const widths = header.map((_, i) => Math.max(...table.map((row) => row[i].length)))
   for (const row of table) {

@@ -6,6 +6,8 @@ import { assert, describe, it, layer } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { Effect, Exit, Layer, Redacted } from "effect"
+import * as net from "node:net"
+import Pg from "pg"
 import { SqlExecutor, SqlExecutorLive } from "../../adapters/sql/executor.ts"
 import * as PgNamedClient from "../../adapters/sql/pg-client.ts"
 import * as PgliteClient from "../../adapters/sql/pglite-client.ts"
@@ -259,6 +261,122 @@ describe.runIf(databaseUrl !== undefined)("on PostgreSQL (DATABASE_URL)", () => 
       await first.query(`DROP TABLE IF EXISTS ${table}`).catch(() => undefined)
       await first.end()
     }
+  })
+
+  describe("statements outside a transaction share pipelined connections (pipelineOver)", () => {
+    const withPipeline = async (
+      use: (
+        pipeline: PgNamedClient.Pipeline,
+        run: (text: string, values?: Array<unknown>) => Promise<any>,
+      ) => Promise<void>,
+    ) => {
+      const pool = new Pg.Pool({ connectionString: databaseUrl, Client: PgNamedClient.NamedStatementsClient as any })
+      pool.on("error", () => {})
+      const pipeline = PgNamedClient.pipelineOver(pool)
+      const run = (text: string, values: Array<unknown> = []) =>
+        new Promise<any>((resolve, reject) =>
+          pipeline.send({ text, values }, (error, result) => error ? reject(error) : resolve(result.rows))
+        )
+      try {
+        await use(pipeline, run)
+      } finally {
+        await pipeline.close()
+        await pool.end()
+      }
+    }
+
+    /** Writes to sockets while `during` runs (a corked socket's chunks go out in one `_writev`). */
+    const socketWrites = async (during: () => Promise<unknown>) => {
+      const proto = net.Socket.prototype as any
+      const [write, writev] = [proto._write, proto._writev]
+      let writes = 0
+      proto._write = function (...a: Array<unknown>) {
+        writes++
+        return write.apply(this, a)
+      }
+      proto._writev = function (...a: Array<unknown>) {
+        writes++
+        return writev.apply(this, a)
+      }
+      try {
+        await during()
+      } finally {
+        proto._write = write
+        proto._writev = writev
+      }
+      return writes
+    }
+
+    it("statements handed over in one turn leave in one write, each answered with its own rows or its own error", async () => {
+      await withPipeline(async (_, run) => {
+        await run("SELECT $1::int AS warm", [1]) // the connection opened, outside the count
+        const answers: Array<Promise<unknown>> = []
+        const writes = await socketWrites(async () => {
+          for (let i = 0; i < 40; i++) {
+            answers.push(
+              i % 7 === 3
+                ? run("SELECT 1 / $1::int AS x", [0]).then(() => "no error", (e: Error) => e.message)
+                : run("SELECT $1::int * 2 AS x, pg_backend_pid() AS pid", [i]).then((rows) => rows[0]),
+            )
+          }
+          await Promise.all(answers)
+        })
+        assert.strictEqual(writes, 1)
+        const settled = await Promise.all(answers)
+        settled.forEach((answer, i) => {
+          if (i % 7 === 3) assert.match(String(answer), /division by zero/)
+          else assert.strictEqual((answer as any).x, i * 2)
+        })
+        // One connection carried them all.
+        assert.strictEqual(new Set(settled.filter((a) => typeof a === "object").map((a: any) => a.pid)).size, 1)
+      })
+    })
+
+    it("a slow statement holds up only its own connection: a later turn's statements go to the other one", async () => {
+      await withPipeline(async (_, run) => {
+        const order: Array<string> = []
+        const slow = run("SELECT pg_sleep($1::float8) AS slept", [0.5]).then(() => order.push("slow"))
+        await new Promise((resolve) => setImmediate(resolve))
+        const quick = await Promise.all(
+          Array.from({ length: 5 }, (_, i) => run("SELECT $1::int AS n", [i]).then((rows) => rows[0].n)),
+        )
+        order.push("quick")
+        assert.deepStrictEqual(quick, [0, 1, 2, 3, 4])
+        await slow
+        assert.deepStrictEqual(order, ["quick", "slow"])
+      })
+    })
+
+    it("a connection that breaks fails its statements in flight, and the next statement runs on a new one", async () => {
+      await withPipeline(async (_, run) => {
+        const [{ pid }] = await run("SELECT pg_backend_pid() AS pid, $1::int AS one", [1])
+        const inFlight = run("SELECT pg_sleep($1::float8) AS slept", [5]).then(() => "finished", () => "failed")
+        const other = new Pg.Client({ connectionString: databaseUrl })
+        await other.connect()
+        try {
+          await new Promise((resolve) => setTimeout(resolve, 100))
+          await other.query("SELECT pg_terminate_backend($1)", [pid])
+        } finally {
+          await other.end()
+        }
+        assert.strictEqual(await inFlight, "failed")
+        const [after] = await run("SELECT pg_backend_pid() AS pid, $1::int AS one", [1])
+        assert.notStrictEqual(after.pid, pid)
+        assert.strictEqual(after.one, 1)
+      })
+    })
+
+    it("closing waits for the statements in flight, then refuses new ones", async () => {
+      let slept: Promise<string> | undefined
+      let runAfter: ((text: string, values?: Array<unknown>) => Promise<any>) | undefined
+      await withPipeline((_, run) => {
+        runAfter = run
+        slept = run("SELECT pg_sleep($1::float8) AS slept", [0.2]).then(() => "finished", (e: Error) => e.message)
+        return Promise.resolve()
+      })
+      assert.strictEqual(await slept, "finished")
+      assert.match(await runAfter!("SELECT 1").then(() => "ran", (e: Error) => e.message), /closed/)
+    })
   })
 
   executorSuite("SqlExecutor over the pg driver", freshSchema(databaseUrl!, (url) => PgNamedClient.layer(url)))

@@ -273,8 +273,8 @@ export interface Pipeline {
  * Why: on the 2-core machines here a write to a local TCP socket costs 30 to 40 µs of CPU (the kernel runs
  * the receiving side's TCP inside the writer's system call), and writes were a third of the Verify host's
  * CPU. Under load the rate windows, reads and single-statement transitions of concurrent requests leave
- * together: measured with bench/verify.ts (PostgreSQL, 16 clients), host CPU a verification 1.16 -> 1.00
- * ms, PostgreSQL's 1.22 -> 1.10 ms (README, Verify).
+ * together, about two statements a write: measured with bench/verify.ts (PostgreSQL, 16 clients, four pairs
+ * of runs), host CPU a verification -10 to -17 %, PostgreSQL's -8 to -15 % (README, Verify).
  *
  * What it costs: a statement waits behind those sent before it on its connection. A turn's statements go
  * to the connection with the fewest in flight, so a slow one (a lock wait, a long report) holds up only
@@ -402,8 +402,9 @@ export const pipelineOver = (pool: Pg.Pool, size: number = pipelinedConnections)
  * The executor's driver over the pool: statements outside a transaction go through the pipeline
  * (`pipelineOver`); a transaction holds one client from BEGIN to its end. A failing statement (a constraint, a
  * cancelled query) keeps its connection and its prepared statements, unlike `pool.query`, which discards
- * it; a client that reports an error while held, or whose COMMIT/ROLLBACK failed, is discarded. An interrupted statement is not cancelled on the server (the statements here are short):
- * it finishes, and its transaction then rolls back.
+ * it; a client that reports an error while held, or whose COMMIT/ROLLBACK failed, is discarded. An
+ * interrupted statement is not cancelled on the server (the statements here are short): it finishes, and
+ * its transaction then rolls back.
  */
 export const driver = (pool: Pg.Pool, pipeline: Pipeline): SqlDriverShape => ({
   execute: (text, params) => query(pipeline.send, text, params),

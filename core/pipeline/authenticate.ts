@@ -20,6 +20,7 @@ import {
 } from "../errors.ts"
 import type { Credential } from "../keys/model.ts"
 import { allowlistAdmits, parseIp, parseIpRange } from "../shared/ip.ts"
+import { type Memo, twoGenerationMemo } from "../shared/memo.ts"
 import { isPartnerMode, isSandboxMode, type KeyMode } from "../shared/key-mode.ts"
 import { isStorableText } from "../shared/text.ts"
 import { grants, type Scope } from "../shared/scope.ts"
@@ -169,20 +170,19 @@ const isPrincipal = (admitted: Principal | Refusal): admitted is Principal =>
 /**
  * The keyed hash of a presented credential, remembered per Secrets instance: the HMAC is a large share
  * of a cheap request (most on Deno, whose node:crypto Hmac builds a stream on every call). Bounded:
- * only credential-sized strings, at most 10,000 of them, all forgotten at once when full.
+ * only credential-sized strings, in two generations of at most 10,000 (`twoGenerationMemo`).
  */
-const rememberedHashes = new WeakMap<object, Map<string, string>>()
+const rememberedHashes = new WeakMap<object, Memo>()
 const hashCredential = (secrets: Secrets["Type"], presented: string): string => {
   if (presented.length > 128) return secrets.hash(presented)
   let memo = rememberedHashes.get(secrets)
-  if (memo === undefined) rememberedHashes.set(secrets, memo = new Map())
-  let hash = memo.get(presented)
-  if (hash === undefined) {
-    hash = secrets.hash(presented)
-    if (memo.size >= 10_000) memo.clear()
-    memo.set(presented, hash)
+  if (memo === undefined) {
+    rememberedHashes.set(
+      secrets,
+      memo = twoGenerationMemo(10_000, (value) => secrets.hash(value)),
+    )
   }
-  return hash
+  return memo.get(presented)
 }
 
 export type AuthorizeServices = Secrets | CredentialsRepo | ApplicationsRepo

@@ -242,16 +242,17 @@ const checkout = (
     client.on("error", onError)
     use(client, (broken) => {
       client.off("error", onError)
-      done(broke ?? (broken ? new Error("transaction end failed") : undefined))
+      done(broke ?? (broken ? new Error("connection given up (a failed transaction end, or broken)") : undefined))
     })
   })
 
 /** Connections the statements outside a transaction share (`pipelineOver`). */
-export const pipelinedConnections = 2
+const pipelinedConnections = 2
 
 /** One shared connection: the client once checked out, the statements waiting for it meanwhile. */
 interface Lane {
-  client: Pg.PoolClient | undefined
+  /** The connection and how to hand it back (`broken`: discarded), once checked out. */
+  held: { readonly client: Pg.PoolClient; readonly release: (broken: boolean) => void } | undefined
   waiting: Array<(error: Error | undefined) => void> | undefined
   inFlight: number
 }
@@ -288,9 +289,8 @@ export interface Pipeline {
 export const pipelineOver = (pool: Pg.Pool, size: number = pipelinedConnections): Pipeline => {
   const lanes: Array<Lane> = Array.from(
     { length: size },
-    () => ({ client: undefined, waiting: undefined, inFlight: 0 }),
+    () => ({ held: undefined, waiting: undefined, inFlight: 0 }),
   )
-  const releases = new Map<Pg.PoolClient, (error?: Error | boolean) => void>()
   let closed = false
   let idle: (() => void) | undefined
 
@@ -327,29 +327,28 @@ export const pipelineOver = (pool: Pg.Pool, size: number = pipelinedConnections)
     submit(client, config, done)
   }
 
-  const drop = (lane: Lane, client: Pg.PoolClient, cause: Error | undefined) => {
-    if (lane.client !== client) return
-    lane.client = undefined
-    releases.get(client)?.(cause ?? new Error("pipelined connection ended"))
-    releases.delete(client)
+  /** Gives a lane's connection up (discarded by the pool); the lane's next statement opens another. */
+  const drop = (lane: Lane, client: Pg.PoolClient) => {
+    if (lane.held?.client !== client) return
+    const { release } = lane.held
+    lane.held = undefined
+    release(true)
   }
 
   const open = (lane: Lane) => {
     lane.waiting = []
-    pool.connect((error, client, release) => {
+    const flush = (error: Error | undefined) => {
       const waiting = lane.waiting ?? []
       lane.waiting = undefined
-      if (error || client === undefined) {
-        for (const w of waiting) w(error ?? new Error("no connection"))
-        return
-      }
+      for (const w of waiting) w(error)
+    }
+    checkout(pool, (client, release) => {
       ;(client as unknown as { pipeline: boolean }).pipeline = true
-      lane.client = client
-      releases.set(client, release)
-      client.on("error", (cause) => drop(lane, client, cause))
-      client.on("end", () => drop(lane, client, undefined))
-      for (const w of waiting) w(undefined)
-    })
+      lane.held = { client, release }
+      client.on("error", () => drop(lane, client))
+      client.on("end", () => drop(lane, client))
+      flush(undefined)
+    }, (error) => flush(error instanceof Error ? error : new Error("no connection")))
   }
 
   const settled = () => {
@@ -365,16 +364,15 @@ export const pipelineOver = (pool: Pg.Pool, size: number = pipelinedConnections)
         lane.inFlight--
         // The server ends the session (a FATAL error: terminated, shutting down) before the socket closes:
         // the statements after this one go to a new connection at once, not to the closing one.
-        if ((error as { severity?: string } | undefined)?.severity === "FATAL") drop(lane, client, error)
+        if ((error as { severity?: string } | undefined)?.severity === "FATAL") drop(lane, client)
         settled()
         done(error, result)
       })
     }
-    const client = lane.client
-    if (client !== undefined) return on(client)
+    if (lane.held !== undefined) return on(lane.held.client)
     if (lane.waiting === undefined) open(lane)
     lane.waiting!.push((error) => {
-      const client = lane.client
+      const client = lane.held?.client
       if (error === undefined && client !== undefined) return on(client)
       lane.inFlight--
       settled()
@@ -386,12 +384,11 @@ export const pipelineOver = (pool: Pg.Pool, size: number = pipelinedConnections)
     closed = true
     if (lanes.some((l) => l.inFlight > 0)) await new Promise<void>((resolve) => (idle = resolve))
     for (const lane of lanes) {
-      const client = lane.client
-      if (client === undefined) continue
-      lane.client = undefined
-      ;(client as unknown as { pipeline: boolean }).pipeline = false
-      releases.get(client)?.()
-      releases.delete(client)
+      const held = lane.held
+      if (held === undefined) continue
+      lane.held = undefined
+      ;(held.client as unknown as { pipeline: boolean }).pipeline = false
+      held.release(false)
     }
   }
 

@@ -3,6 +3,7 @@ import type { Millis } from "../../core/shared/brands.ts"
 import type { Verification, VerifySend, VerifySettings } from "../../core/verify/model.ts"
 import {
   SandboxDestinationsRepo,
+  type SendOutcome,
   VerificationsRepo,
   VerifySendsRepo,
   VerifySettingsRepo,
@@ -111,43 +112,44 @@ const guardStats = (t: Tables, applicationId: string, epoch: number, since: numb
 export const VerifySendsRepoMemory = Layer.effect(
   VerifySendsRepo,
   Effect.map(memoryTables(verifyTables, accountTables, walletTables), (db) => ({
-    claimCaps: (c) =>
-      db.read((t) => {
-        const saved = t.verifySettings.get(c.applicationId)
-        const settings = saved ?? c.defaults
-        const application = t.applications.get(c.applicationId)
-        return {
-          paused: application?.paused ?? false,
-          unpausedAt: (application?.unpausedAt ?? null) as Millis | null,
-          settings: Option.fromNullable(saved),
-          destination: countSends(t, c.applicationId, c.since, (s) => s.to === c.to) <
-            settings.hourly_cap_per_destination,
-          clientIp: c.clientIp === null ||
-            countSends(t, c.applicationId, c.since, (s) => s.clientIp === c.clientIp) < settings.max_per_ip_per_hour,
+    // One atomic step that, like the SQL statement waiting for rows a transaction holds, waits for an open
+    // transaction (in one, it joins it).
+    send: (a) =>
+      db.withTransaction(db.write((t, record): SendOutcome => {
+        const s = a.send
+        const saved = t.verifySettings.get(s.applicationId)
+        if (JSON.stringify(saved ?? null) !== JSON.stringify(Option.getOrNull(a.settings))) {
+          return { _tag: "Stale", settings: Option.fromNullable(saved) }
         }
-      }),
-    record: (r) =>
-      db.write((t, record) => {
-        // The wallet first, as in the SQL statement: with no room in it, nothing else is judged or written.
-        const charged = r.charge === null ? null : chargeIn(t, record, r.charge)
-        if (charged !== null && Option.isNone(charged)) return { charged, spendAdmitted: true, guard: null }
-        const v = r.verification.value
-        if (r.verification._tag === "Insert") {
+        const application = t.applications.get(s.applicationId)
+        const unpausedAt = (application?.unpausedAt ?? null) as Millis | null
+        const judged = {
+          _tag: "Judged" as const,
+          destination: countSends(t, s.applicationId, a.since, (x) => x.to === s.to) < a.caps.destination,
+          clientIp: s.clientIp === null ||
+            countSends(t, s.applicationId, a.since, (x) => x.clientIp === s.clientIp) < a.caps.clientIp,
+          spendAdmitted: a.spend === null || a.spend.capHalalas === null ||
+            spentSince(t, s.applicationId, a.spend.dayStart) + s.priceHalalas <= a.spend.capHalalas,
+          paused: application?.paused ?? false,
+          unpausedAt,
+          charged: a.charge === null ? null : Option.none(),
+          guard: null,
+        }
+        if (!judged.destination || !judged.clientIp || !judged.spendAdmitted || judged.paused) return judged
+        const charged = a.charge === null ? null : chargeIn(t, record, a.charge)
+        if (charged !== null && Option.isNone(charged)) return judged
+        const v = a.verification.value
+        if (a.verification._tag === "Insert") {
           if (t.verifications.has(v.id)) violation(`duplicate verification ${v.id}`)
           setIn(t.verifications, v.id, v, record)
         } else if (t.verifications.has(v.id)) setIn(t.verifications, v.id, v, record)
-        let spendAdmitted = true
-        if (r.spend !== null) {
-          const spent = spentSince(t, v.applicationId, r.spend.dayStart)
-          spendAdmitted = r.spend.capHalalas === null || spent + r.send.priceHalalas <= r.spend.capHalalas
-        }
-        pushUnder(t.sendsByApplication, r.send.applicationId, r.send, record)
+        pushUnder(t.sendsByApplication, s.applicationId, s, record)
         return {
+          ...judged,
           charged,
-          spendAdmitted,
-          guard: r.guardSince === null ? null : guardStats(t, v.applicationId, r.guard.epoch, r.guardSince),
+          guard: a.guardSince === null ? null : guardStats(t, s.applicationId, unpausedAt ?? 0, a.guardSince),
         }
-      }),
+      })),
     // The latest matching send goes, as in the SQL adapter (highest id).
     // The counts are derived from the sends: dropping the send takes it back from all of them.
     uncount: () => Effect.void,
@@ -160,8 +162,6 @@ export const VerifySendsRepoMemory = Layer.effect(
           }
         }
       }),
-    spendAdmits: (applicationId, dayStart, price, cap) =>
-      db.read((t) => spentSince(t, applicationId, dayStart) + price <= cap),
     guardStats: (applicationId, epoch, since) => db.read((t) => guardStats(t, applicationId, epoch, since)),
     insert: (send) => db.write((t, record) => pushUnder(t.sendsByApplication, send.applicationId, send, record)),
   })),

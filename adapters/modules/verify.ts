@@ -20,6 +20,7 @@ import { migration as verify } from "../sql/migrations/verify/0001_verify.ts"
 import { migration as sendCounters } from "../sql/migrations/verify/0002_send_counters.ts"
 import { migration as guardCreditShards } from "../sql/migrations/verify/0003_guard_credit_shards.ts"
 import { migration as leanerIndexes } from "../sql/migrations/verify/0004_leaner_indexes.ts"
+import { migration as sendUndone } from "../sql/migrations/verify/0005_send_undone.ts"
 import {
   SandboxDestinationsRepoSql,
   VerificationsRepoSql,
@@ -67,7 +68,7 @@ export const verifyProduct = product({
     SandboxDestinationsRepoSql,
     VerifyRetentionRepoSql,
   ),
-  migrations: [verify, sendCounters, guardCreditShards, leanerIndexes],
+  migrations: [verify, sendCounters, guardCreditShards, leanerIndexes, sendUndone],
   services: () => Layer.provideMerge(VerifyConsole.Default, Verify.Default),
   operations: [...verifyOperations, ...verifyConsoleOperations],
   jobs: Effect.map(Effect.all([sweep, verifyRetention]), (lists) => lists.flat()),

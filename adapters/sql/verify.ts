@@ -5,15 +5,15 @@ import type { KeyMode } from "../../core/shared/key-mode.ts"
 import type { Verification, VerificationStatus, VerifySettings } from "../../core/verify/model.ts"
 import type { OutboxEvent } from "../../ports/store/outbox.ts"
 import {
-  type CapsClaim,
   SandboxDestinationsRepo,
-  type SendRecord,
+  type SendAttempt,
+  type SendOutcome,
   VerificationsRepo,
   VerifySendsRepo,
   VerifySettingsRepo,
 } from "../../ports/store/verify.ts"
 import { client, first, json, num, numOrNull, type Row, toJson } from "./rows.ts"
-import { chargeCtes, chargedColumns, chargeParams, toCharged } from "./wallet.ts"
+import { chargeCtes, chargedColumns, toCharged } from "./wallet.ts"
 
 export const verificationColumns =
   `id, application_id, account_id, "to", channel, reference, client_ip, mode, status, attempts,
@@ -91,106 +91,192 @@ const transitionTexts = [
   [transitionText(true, false), transitionText(true, true)],
 ] as const
 
-/** Claims a send in a destination's (or client IP's) row: refused when its rolling hour holds the cap. */
-const rollingClaim = (table: string, column: string, key: string, cap: string) =>
-  `INSERT INTO ${table} AS d (application_id, ${column}, sent_at, latest) VALUES ($1, ${key}, ARRAY[$3::bigint], $3)
-    ON CONFLICT (application_id, ${column}) DO UPDATE
-      SET sent_at = ARRAY(SELECT t FROM unnest(d.sent_at) t WHERE t >= $4::bigint) || $3::bigint, latest = $3
-      WHERE (SELECT count(*) FROM unnest(d.sent_at) t WHERE t >= $4::bigint) < (SELECT ${cap} FROM caps)
-    RETURNING 1`
-
-/** `$1` application, `$2` destination, `$3` now, `$4` since, `$5`/`$6` the default caps, `$7` the client IP. */
-const claimText = (withIp: boolean) =>
-  `WITH s AS (SELECT settings FROM verify_settings WHERE application_id = $1),
-    a AS (SELECT paused, unpaused_at FROM applications WHERE id = $1),
-    caps AS (
-      SELECT coalesce((SELECT (settings->>'hourly_cap_per_destination')::int FROM s), $5::int) AS destination,
-        coalesce((SELECT (settings->>'max_per_ip_per_hour')::int FROM s), $6::int) AS client_ip
-    ),
-    d AS (${rollingClaim("verify_destinations", `"to"`, "$2::text", "destination")})` +
-  (withIp ? `, i AS (${rollingClaim("verify_client_ips", "client_ip", "$7::text", "client_ip")})` : "") +
-  ` SELECT (SELECT settings FROM s) AS settings, EXISTS (SELECT 1 FROM d) AS destination,
-    (SELECT paused FROM a) AS paused, (SELECT unpaused_at FROM a) AS unpaused_at, ` +
-  (withIp ? `EXISTS (SELECT 1 FROM i) AS client_ip` : `true AS client_ip`)
-
-const claimTexts = [claimText(false), claimText(true)] as const
-
-/** `$1..$17` the verification's columns in `verificationColumns` order. */
-const verificationInsert = `INSERT INTO verifications (${verificationColumns}) VALUES ($1, $2, $3, $4, $5, $6, $7,
-  $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`
-
-const verificationUpdate = `UPDATE verifications SET application_id = $2, account_id = $3, "to" = $4, channel = $5,
-  reference = $6, client_ip = $7, mode = $8, status = $9, attempts = $10, max_attempts = $11, resends = $12,
-  code_hash = $13, expires_at = $14, verified_at = $15, created_at = $16, updated_at = $17 WHERE id = $1`
-
 /**
- * A send's record: `$1..$17` its verification, `$18` the price, `$19` the guard's epoch, `$20` its minute, `$21`
- * the send's client IP, `$22` its time; then, as the record asks, the spend's day start and cap, the charge's
- * parameters (`chargeCtes`), and the minute the guard's rolling hour begins.
- *
- * The rows other starts also want are taken in one order, whatever the plan: the wallet's (`charged`, read by
- * the outer query's FROM), then the day's spend (`sp`, reading `charged`), then the guard's minute (`g`, reading
- * `sp`); the verification and the send, which no other start wants, last. With no room in the wallet (or the
- * day's spend refused), nothing after it is written.
+ * A statement over named parameters: `p(name)` answers its `$n` (numbered at first use) and `names` their order,
+ * so a text with optional parts numbers what it uses and nothing else.
  */
-const recordText = (update: boolean, spend: boolean, charge: boolean, guard: boolean) => {
-  let next = 23
-  const day = spend ? `$${next++}` : ""
-  const cap = spend ? `$${next++}` : ""
-  const chargeAt = next
-  if (charge) next += 7
-  const since = guard ? `$${next++}` : ""
-  const afterCharge = charge ? " FROM charged" : ""
-  const ctes = [
-    ...(charge ? [chargeCtes((i) => `$${chargeAt + i}`)] : []),
-    ...(spend
-      ? [`sp AS (
-      INSERT INTO verify_spend AS sp (application_id, day_start, spent_halalas)
-      SELECT $2, ${day}::bigint, $18::bigint${afterCharge} WHERE $18::bigint <= coalesce(${cap}::bigint, 9223372036854775807)
-      ON CONFLICT (application_id, day_start) DO UPDATE SET spent_halalas = sp.spent_halalas + EXCLUDED.spent_halalas
-      WHERE sp.spent_halalas + EXCLUDED.spent_halalas <= coalesce(${cap}::bigint, 9223372036854775807)
-      RETURNING 1
-    )`]
-      : []),
-    `g AS (
-      INSERT INTO verify_guard AS g (application_id, epoch, minute, shard, sends, verified)
-      SELECT $2, $19::bigint, $20::bigint, 0, 1, 0${spend ? " FROM sp" : afterCharge}
-      ON CONFLICT (application_id, epoch, minute, shard) DO UPDATE SET sends = g.sends + 1
-    )`,
-    `v AS (${update ? verificationUpdate : verificationInsert})`,
-    `sent AS (
-      INSERT INTO verify_sends (verification_id, application_id, "to", client_ip, price_halalas, sent_at)
-      VALUES ($1, $2, $4, $21::text, $18::bigint, $22::bigint)
-    )`,
-  ]
-  const columns = [
-    `${spend ? "EXISTS (SELECT 1 FROM sp)" : "true"} AS spend`,
-    ...(charge ? [chargedColumns] : []),
-    ...(guard
-      ? [
-        `(SELECT coalesce(sum(sends), 0) FROM verify_guard
-        WHERE application_id = $2 AND epoch = $19::bigint AND minute >= ${since}::bigint) AS guard_sends`,
-        `(SELECT coalesce(sum(verified), 0) FROM verify_guard
-        WHERE application_id = $2 AND epoch = $19::bigint AND minute >= ${since}::bigint) AS guard_verified`,
-      ]
-      : []),
-  ]
-  return `WITH ${ctes.join(",\n    ")}
-  SELECT ${columns.join(", ")}` +
-    (charge
-      ? ` FROM (SELECT 1) AS one LEFT JOIN charged c ON true LEFT JOIN wallet_settings s ON s.account_id = c.account_id`
-      : "")
+const namedParameters = () => {
+  const names: Array<string> = []
+  const p = (name: string) => {
+    let i = names.indexOf(name)
+    if (i < 0) i = names.push(name) - 1
+    return `$${i + 1}`
+  }
+  return { names, p }
 }
 
-const recordTexts = new Map<string, string>()
-for (const update of [false, true]) {
-  for (const spend of [false, true]) {
-    for (const charge of [false, true]) {
-      for (const guard of [false, true]) {
-        recordTexts.set(`${update}${spend}${charge}${guard}`, recordText(update, spend, charge, guard))
-      }
-    }
+/** The columns of a verification in `verificationColumns` order, as the parameters `v0..v16` with their types. */
+const verificationTypes = [
+  "uuid",
+  "uuid",
+  "uuid",
+  "text",
+  "text",
+  "text",
+  "text",
+  "text",
+  "text",
+  "int",
+  "int",
+  "int",
+  "text",
+  "bigint",
+  "bigint",
+  "bigint",
+  "bigint",
+] as const
+const verificationColumnList = verificationColumns.split(",").map((c) => c.trim())
+
+/**
+ * A send in one statement (`VerifySendsRepo.send`), autocommitted: one round trip and one commit, no BEGIN.
+ *
+ * `pre` judges every gate on the statement's snapshot, without a lock: the settings the send was prepared
+ * with are still the saved ones, the destination's and the client IP's rolling hour hold room, the day's
+ * spend admits the price, the application is not paused, the wallet holds the price. Only when all pass do the
+ * writes run, each reading the one before it, so the rows other sends want are taken in one order (the
+ * destination's, the client IP's, the wallet's, the day's spend, the guard's minute), each judged again under
+ * its row lock: a concurrent send may have taken the room since the snapshot. A send that loses such a race
+ * after its first write is undone by raising `verify_send_undone` (migration verify 0005) with what each write
+ * found, so a refusal that the snapshot foresees (all but a race at the edge) is an answer, not an error.
+ */
+const sendText = (update: boolean, ip: boolean, spend: boolean, charge: boolean, guard: boolean) => {
+  const { names, p } = namedParameters()
+  const app = `${p("application")}::uuid`
+  const now = `${p("now")}::bigint`
+  const since = `${p("since")}::bigint`
+  const price = `${p("price")}::bigint`
+  const noCap = "9223372036854775807"
+  const rollingCount = (table: string, column: string, key: string) =>
+    `(SELECT count(*) FROM ${table} r, unnest(r.sent_at) t WHERE r.application_id = ${app} AND r.${column} = ${key}
+        AND t >= ${since})`
+  const rollingClaim = (table: string, column: string, key: string, cap: string, after: string) =>
+    `INSERT INTO ${table} AS r (application_id, ${column}, sent_at, latest)
+      SELECT ${app}, ${key}, ARRAY[${now}], ${now} FROM ${after}
+      ON CONFLICT (application_id, ${column}) DO UPDATE
+        SET sent_at = ARRAY(SELECT t FROM unnest(r.sent_at) t WHERE t >= ${since}) || ${now}, latest = ${now}
+        WHERE (SELECT count(*) FROM unnest(r.sent_at) t WHERE t >= ${since}) < ${cap}
+      RETURNING 1`
+  const to = `${p("to")}::text`
+  const clientIp = ip ? `${p("clientIp")}::text` : ""
+  const destinationCap = `${p("destinationCap")}::int`
+  const clientIpCap = ip ? `${p("clientIpCap")}::int` : ""
+  const dayStart = spend ? `${p("dayStart")}::bigint` : ""
+  const spendCap = spend ? `coalesce(${p("spendCap")}::bigint, ${noCap})` : ""
+  const account = charge ? `${p("account")}::uuid` : ""
+  const gates = [
+    `(SELECT settings FROM verify_settings WHERE application_id = ${app}) IS NOT DISTINCT FROM ${
+      p("settings")
+    }::jsonb AS fresh`,
+    `${rollingCount("verify_destinations", `"to"`, to)} < ${destinationCap} AS destination`,
+    ip
+      ? `${rollingCount("verify_client_ips", "client_ip", clientIp)} < ${clientIpCap} AS client_ip`
+      : `true AS client_ip`,
+    spend
+      ? `coalesce((SELECT spent_halalas FROM verify_spend WHERE application_id = ${app} AND day_start = ${dayStart}), 0)
+        + ${price} <= ${spendCap} AS spend`
+      : `true AS spend`,
+    `coalesce((SELECT paused FROM a), false) AS paused`,
+    charge
+      ? `coalesce((SELECT balance_halalas >= ${price} FROM wallets WHERE account_id = ${account}), false) AS wallet`
+      : `true AS wallet`,
+  ]
+  const ctes = [
+    `a AS (SELECT paused, unpaused_at FROM applications WHERE id = ${app})`,
+    `pre AS (SELECT ${gates.join(",\n      ")})`,
+    `go AS (SELECT 1 FROM pre WHERE fresh AND destination AND client_ip AND spend AND NOT paused AND wallet)`,
+    `d AS (${rollingClaim("verify_destinations", `"to"`, to, destinationCap, "go")})`,
+  ]
+  if (ip) ctes.push(`i AS (${rollingClaim("verify_client_ips", "client_ip", clientIp, clientIpCap, "d")})`)
+  let last = ip ? "i" : "d"
+  if (charge) {
+    const names = [
+      "price",
+      "account",
+      "charge.kind",
+      "charge.amount",
+      "charge.product",
+      "charge.reference",
+      "charge.at",
+    ]
+    ctes.push(chargeCtes((i) => p(names[i]), `EXISTS (SELECT 1 FROM ${last})`))
+    last = "charged"
   }
+  if (spend) {
+    ctes.push(`sp AS (
+      INSERT INTO verify_spend AS sp (application_id, day_start, spent_halalas)
+      SELECT ${app}, ${dayStart}, ${price} FROM ${last} WHERE ${price} <= ${spendCap}
+      ON CONFLICT (application_id, day_start) DO UPDATE SET spent_halalas = sp.spent_halalas + EXCLUDED.spent_halalas
+      WHERE sp.spent_halalas + EXCLUDED.spent_halalas <= ${spendCap}
+      RETURNING 1
+    )`)
+    last = "sp"
+  }
+  const minute = `${p("guardMinute")}::bigint`
+  const epoch = `coalesce((SELECT unpaused_at FROM a), 0)`
+  ctes.push(`g AS (
+      INSERT INTO verify_guard AS g (application_id, epoch, minute, shard, sends, verified)
+      SELECT ${app}, ${epoch}, ${minute}, 0, 1, 0 FROM ${last}
+      ON CONFLICT (application_id, epoch, minute, shard) DO UPDATE SET sends = g.sends + 1
+      RETURNING 1
+    )`)
+  const v = verificationTypes.map((type, i) => `${p(`v${i}`)}::${type}`)
+  ctes.push(
+    update
+      ? `v AS (UPDATE verifications SET ${
+        verificationColumnList.slice(1).map((column, i) => `${column} = ${v[i + 1]}`).join(", ")
+      } WHERE id = ${v[0]} AND EXISTS (SELECT 1 FROM g))`
+      : `v AS (INSERT INTO verifications (${verificationColumns}) SELECT ${v.join(", ")} FROM g)`,
+    `sent AS (
+      INSERT INTO verify_sends (verification_id, application_id, "to", client_ip, price_halalas, sent_at)
+      SELECT ${v[0]}, ${app}, ${to}, ${p("sendClientIp")}::text, ${price}, ${now} FROM g
+      RETURNING 1
+    )`,
+  )
+  const guardSum = (column: string) =>
+    `(SELECT coalesce(sum(${column}), 0) FROM verify_guard
+        WHERE application_id = ${app} AND epoch = ${epoch} AND minute >= ${p("guardSince")}::bigint) AS guard_${column}`
+  const columns = [
+    `pre.fresh, pre.destination, pre.client_ip, pre.spend, pre.paused, pre.wallet`,
+    `CASE WHEN NOT pre.fresh THEN (SELECT settings FROM verify_settings WHERE application_id = ${app}) END AS settings`,
+    `(SELECT unpaused_at FROM a) AS unpaused_at`,
+    `EXISTS (SELECT 1 FROM sent) AS written`,
+    ...(charge ? [chargedColumns] : []),
+    ...(guard ? [guardSum("sends"), guardSum("verified")] : []),
+    `CASE WHEN EXISTS (SELECT 1 FROM d) AND NOT EXISTS (SELECT 1 FROM sent) THEN verify_send_undone(json_build_object(
+      'client_ip', ${ip ? "EXISTS (SELECT 1 FROM i)" : "true"},
+      'charged', ${charge ? "EXISTS (SELECT 1 FROM charged)" : "true"},
+      'spend', ${spend ? "EXISTS (SELECT 1 FROM sp)" : "true"},
+      'unpaused_at', (SELECT unpaused_at FROM a))::text) END AS undone`,
+  ]
+  const text = `WITH ${ctes.join(",\n    ")}
+  SELECT ${columns.join(",\n    ")}
+  FROM pre` +
+    (charge ? ` LEFT JOIN charged c ON true LEFT JOIN wallet_settings s ON s.account_id = c.account_id` : "")
+  return { text, names }
+}
+
+/** The texts of `sendText`, each built on first use (32 variants). */
+const sendTexts = new Map<string, ReturnType<typeof sendText>>()
+export const sendTextFor = (update: boolean, ip: boolean, spend: boolean, charge: boolean, guard: boolean) => {
+  const key = `${update}${ip}${spend}${charge}${guard}`
+  let text = sendTexts.get(key)
+  if (text === undefined) sendTexts.set(key, text = sendText(update, ip, spend, charge, guard))
+  return text
+}
+
+/** What `verify_send_undone` carries: how far a send that lost a race under a row lock got. */
+interface Undone {
+  readonly client_ip: boolean
+  readonly charged: boolean
+  readonly spend: boolean
+  readonly unpaused_at: number | null
+}
+
+const undoneOf = (error: unknown): Undone | null => {
+  const cause = (error as { cause?: { message?: unknown; detail?: unknown } }).cause
+  return cause?.message === "verify_send_undone" && typeof cause.detail === "string"
+    ? JSON.parse(cause.detail) as Undone
+    : null
 }
 
 const verificationParams = (v: Verification): Array<unknown> => [
@@ -299,48 +385,84 @@ export const VerifySendsRepoSql = Layer.effect(
   VerifySendsRepo,
   Effect.gen(function* () {
     const sql = yield* client
-    const claimCaps = (c: CapsClaim) => {
-      const params: Array<unknown> = [
-        c.applicationId,
-        c.to,
-        c.now,
-        c.since,
-        c.defaults.hourly_cap_per_destination,
-        c.defaults.max_per_ip_per_hour,
-      ]
-      if (c.clientIp !== null) params.push(c.clientIp)
-      return sql.unsafe(claimTexts[c.clientIp === null ? 0 : 1], params).pipe(
-        Effect.map(([row]) => ({
-          settings: row.settings === null || row.settings === undefined
-            ? Option.none()
-            : Option.some(json<VerifySettings>(row.settings)),
-          destination: row.destination === true,
-          clientIp: row.client_ip === true,
-          paused: row.paused === true,
-          unpausedAt: numOrNull(row.unpaused_at) as Millis | null,
-        })),
-        Effect.orDie,
+    const send = (attempt: SendAttempt): Effect.Effect<SendOutcome> => {
+      const { send: s, verification } = attempt
+      const { charge, spend } = attempt
+      const { names, text } = sendTextFor(
+        verification._tag === "Update",
+        s.clientIp !== null,
+        spend !== null,
+        charge !== null,
+        attempt.guardSince !== null,
       )
-    }
-    const record = (r: SendRecord) => {
-      const params = verificationParams(r.verification.value)
-      params.push(r.send.priceHalalas, r.guard.epoch, r.guard.minute, r.send.clientIp, r.send.sentAt)
-      if (r.spend !== null) params.push(r.spend.dayStart, r.spend.capHalalas)
-      if (r.charge !== null) params.push(...chargeParams(r.charge))
-      if (r.guardSince !== null) params.push(r.guardSince)
-      const text = recordTexts.get(
-        `${r.verification._tag === "Update"}${r.spend !== null}${r.charge !== null}${r.guardSince !== null}`,
-      )!
-      return sql.unsafe(text, params).pipe(
-        Effect.map(([row]) => ({
-          charged: r.charge === null
-            ? null
-            : row.balance_halalas === null || row.balance_halalas === undefined
-            ? Option.none()
-            : Option.some(toCharged(row)),
-          spendAdmitted: row.spend === true,
-          guard: r.guardSince === null ? null : { sends: num(row.guard_sends) + 1, verified: num(row.guard_verified) },
-        })),
+      const values: Record<string, unknown> = {
+        application: s.applicationId,
+        now: s.sentAt,
+        since: attempt.since,
+        price: s.priceHalalas,
+        to: s.to,
+        clientIp: s.clientIp,
+        sendClientIp: s.clientIp,
+        destinationCap: attempt.caps.destination,
+        clientIpCap: attempt.caps.clientIp,
+        settings: Option.isSome(attempt.settings) ? toJson(attempt.settings.value) : null,
+        guardMinute: attempt.guardMinute,
+        guardSince: attempt.guardSince,
+      }
+      if (spend !== null) {
+        values.dayStart = spend.dayStart
+        values.spendCap = spend.capHalalas
+      }
+      if (charge !== null) {
+        values.account = charge.accountId
+        values["charge.kind"] = charge.kind
+        values["charge.amount"] = charge.amountHalalas
+        values["charge.product"] = charge.product
+        values["charge.reference"] = charge.reference
+        values["charge.at"] = charge.at
+      }
+      verificationParams(verification.value).forEach((value, i) => (values[`v${i}`] = value))
+      return sql.unsafe(text, names.map((name) => values[name])).pipe(
+        Effect.map(([row]): SendOutcome => {
+          if (row.fresh !== true) {
+            return {
+              _tag: "Stale",
+              settings: row.settings == null ? Option.none() : Option.some(json<VerifySettings>(row.settings)),
+            }
+          }
+          const written = row.written === true
+          const passed = row.destination === true && row.client_ip === true && row.spend === true &&
+            row.paused !== true && row.wallet === true
+          return {
+            _tag: "Judged",
+            // Every gate passed on the snapshot, yet nothing was written: the destination's row refused under its lock.
+            destination: passed ? written : row.destination === true,
+            clientIp: row.client_ip === true,
+            spendAdmitted: row.spend === true,
+            paused: row.paused === true,
+            unpausedAt: numOrNull(row.unpaused_at) as Millis | null,
+            charged: charge === null ? null : written ? Option.some(toCharged(row)) : Option.none(),
+            guard: attempt.guardSince === null || !written
+              ? null
+              : { sends: num(row.guard_sends) + 1, verified: num(row.guard_verified) },
+          }
+        }),
+        Effect.catchIf(
+          (error) => undoneOf(error) !== null,
+          (error) => {
+            const undone = undoneOf(error)!
+            return Effect.succeed<SendOutcome>({
+              _tag: "Judged",
+              destination: true,
+              clientIp: undone.client_ip,
+              spendAdmitted: !undone.charged || undone.spend,
+              paused: false,
+              unpausedAt: numOrNull(undone.unpaused_at) as Millis | null,
+              charged: charge === null ? null : Option.none(),
+              guard: null,
+            })
+          },
+        ),
         Effect.orDie,
       )
     }
@@ -352,8 +474,7 @@ export const VerifySendsRepoSql = Layer.effect(
     const forgetDestination = forget("verify_destinations", `"to"`)
     const forgetClientIp = forget("verify_client_ips", "client_ip")
     return {
-      claimCaps,
-      record,
+      send,
       // Start and resend may share a millisecond: the latest such send goes.
       release: (s) =>
         Effect.all([
@@ -373,12 +494,6 @@ export const VerifySendsRepoSql = Layer.effect(
           sql`UPDATE verify_guard SET sends = sends - 1 WHERE shard = 0 AND application_id = ${slots.guard.applicationId}
             AND epoch = ${slots.guard.epoch} AND minute = ${slots.guard.minute}`,
         ], { discard: true }).pipe(Effect.orDie),
-      spendAdmits: (applicationId, dayStart, price, cap) =>
-        sql`SELECT coalesce((SELECT spent_halalas FROM verify_spend
-          WHERE application_id = ${applicationId} AND day_start = ${dayStart}), 0) AS spent`.pipe(
-          Effect.map((rows) => num(rows[0].spent) + price <= cap),
-          Effect.orDie,
-        ),
       guardStats: (applicationId, epoch, since) =>
         sql`SELECT coalesce(sum(sends), 0) AS sends, coalesce(sum(verified), 0) AS verified FROM verify_guard
           WHERE application_id = ${applicationId} AND epoch = ${epoch} AND minute >= ${since}`.pipe(

@@ -53,13 +53,13 @@ const toTopup = (row: Row): Topup => ({
 /**
  * A charge as two CTEs (`charged`, `entry`) of a statement: the balance taken only when it holds the amount, and
  * its ledger row only then. `p(i)` names the statement's parameters: `p(0)` the amount taken (positive), `p(1)`
- * the account, `p(2)..p(6)` the ledger row's kind, amount, product, reference, time. Verify's send record takes a
- * charge in its own statement with these (adapters/sql/verify.ts).
+ * the account, `p(2)..p(6)` the ledger row's kind, amount, product, reference, time; `onlyIf`, a further condition
+ * of the charge. Verify's send takes a charge in its own statement with these (adapters/sql/verify.ts).
  */
-export const chargeCtes = (p: (i: number) => string) =>
+export const chargeCtes = (p: (i: number) => string, onlyIf = "true") =>
   `charged AS (
     UPDATE wallets SET balance_halalas = balance_halalas - ${p(0)}::bigint
-    WHERE account_id = ${p(1)} AND balance_halalas >= ${p(0)}::bigint
+    WHERE account_id = ${p(1)}::uuid AND balance_halalas >= ${p(0)}::bigint AND ${onlyIf}
     RETURNING account_id, balance_halalas
   ), entry AS (
     INSERT INTO ledger (account_id, kind, amount_halalas, product, reference, at)

@@ -3,18 +3,18 @@
  * the simulator read, check — as traced by `bench/verify.ts --statements`), run straight through the
  * `pg` driver or straight on `@electric-sql/pglite`, with no HTTP and no Effect, at the same concurrency.
  *
- * Per verification (8 statements, 2 WAL-flushing commits; the simulator's 2 besides), as since fe50c4b:
+ * Per verification (5 statements, 2 WAL-flushing commits; the simulator's 2 besides):
  *   start: rate-limit upsert with the credential lookup (one statement, rate_windows UNLOGGED);
- *          BEGIN; caps claim (settings, the application's pause, the destination's rolling hour);
- *          record with its charge (wallet and ledger, the day's spend, the guard's minute, the
- *          verification, the send); COMMIT; simulated SMS row
+ *          the send in one statement (the settings it was prepared on, the destination's rolling hour,
+ *          the day's spend, the application's pause, the wallet, then the charge with its ledger row,
+ *          the verification and the send); simulated SMS row
  *   read:  simulated SMS log of the destination
  *   check: rate-limit upsert with the credential lookup; the verification's row; compare-and-set of its
  *          new state with its outbox event and the guard's credit (one autocommitted statement)
  *
- * The work between statements is the host's too: the settings the claim answers give the code's length,
- * lifetime and attempts; the code is stored as an HMAC and compared as one; a refused claim, record or
- * compare-and-set stops the run. The schema comes from the project's own migrations; the rows it seeds are
+ * The work between statements is the host's too: the settings (as seeded, which the host's hint holds) give
+ * the code's length, lifetime and attempts; the code is stored as an HMAC and compared as one; a refused send
+ * or compare-and-set stops the run. The schema comes from the project's own migrations; the rows it seeds are
  * those the console makes.
  */
 import * as Reactivity from "@effect/experimental/Reactivity"
@@ -32,6 +32,7 @@ import { products } from "../../adapters/products.ts"
 import { riyadhDayStart } from "../../core/shared/riyadh.ts"
 import { Prices, VerifyLimits } from "../../core/limits.ts"
 import { defaultSettings } from "../../core/verify/settings.ts"
+import { sendTextFor } from "../../adapters/sql/verify.ts"
 import {
   codeIn,
   destination,
@@ -46,8 +47,10 @@ import {
 
 // ---------------------------------------------------------------------------------------------------------------
 // The statements, as the adapters write them (whitespace aside): adapters/sql/credentials.ts (presentation),
-// adapters/sql/verify.ts (claim: no client IP; record: an insert, with the day's spend and the charge, the
-// guard off; transition: with events and the guard's credit), adapters/sql/wallet.ts (the charge's CTEs).
+// adapters/sql/verify.ts (the send, taken from the adapter itself: its text is built from parts; transition:
+// with events and the guard's credit).
+
+const sendStatement = sendTextFor(false, false, true, true, false)
 
 const verificationColumns =
   `id, application_id, account_id, "to", channel, reference, client_ip, mode, status, attempts, max_attempts, resends, code_hash, expires_at, verified_at, created_at, updated_at`
@@ -55,52 +58,8 @@ const verificationColumns =
 export const Sql = {
   presentation:
     `WITH hit AS ( INSERT INTO rate_windows (credential_hash, window_start, count) VALUES ($1, $2, 1) ON CONFLICT (credential_hash, window_start) DO UPDATE SET count = rate_windows.count + 1 RETURNING count ) SELECT hit.count AS hit_count, c.id, c.hash, c.account_id, c.application_id, c.kind, c.mode, c.access, c.app_name, c.expires_at, c.ip_allowlist, c.revoked_at, c.created_at, c.member_id, c.role, c.email, c.manage_contacts, a.id AS acc_id, a.name AS acc_name, a.sandbox_only AS acc_sandbox_only, a.partner AS acc_partner, a.status AS acc_status, a.created_at AS acc_created_at, p.id AS ap_id, p.account_id AS ap_account_id, p.name AS ap_name, p.status AS ap_status, p.external_id AS ap_external_id, p.paused AS ap_paused, p.unpaused_at AS ap_unpaused_at, p.approved_at AS ap_approved_at, p.created_at AS ap_created_at FROM hit LEFT JOIN (credentials c JOIN accounts a ON a.id = c.account_id) ON c.hash = $1 LEFT JOIN applications p ON p.id = c.application_id`,
-  /** `$1` application, `$2` destination, `$3` now, `$4` since, `$5`/`$6` the default caps. */
-  claimCaps: `WITH s AS (SELECT settings FROM verify_settings WHERE application_id = $1),
-    a AS (SELECT paused, unpaused_at FROM applications WHERE id = $1),
-    caps AS (
-      SELECT coalesce((SELECT (settings->>'hourly_cap_per_destination')::int FROM s), $5::int) AS destination,
-        coalesce((SELECT (settings->>'max_per_ip_per_hour')::int FROM s), $6::int) AS client_ip
-    ),
-    d AS (INSERT INTO verify_destinations AS d (application_id, "to", sent_at, latest) VALUES ($1, $2::text, ARRAY[$3::bigint], $3)
-      ON CONFLICT (application_id, "to") DO UPDATE
-        SET sent_at = ARRAY(SELECT t FROM unnest(d.sent_at) t WHERE t >= $4::bigint) || $3::bigint, latest = $3
-        WHERE (SELECT count(*) FROM unnest(d.sent_at) t WHERE t >= $4::bigint) < (SELECT destination FROM caps)
-      RETURNING 1)
-    SELECT (SELECT settings FROM s) AS settings, EXISTS (SELECT 1 FROM d) AS destination,
-      (SELECT paused FROM a) AS paused, (SELECT unpaused_at FROM a) AS unpaused_at, true AS client_ip`,
-  /**
-   * `$1..$17` the verification, `$18` the price, `$19` the guard's epoch, `$20` its minute, `$21` the client IP,
-   * `$22` the send's time, `$23` the day's start, `$24` the spend cap, `$25..$31` the charge.
-   */
-  record: `WITH charged AS (
-      UPDATE wallets SET balance_halalas = balance_halalas - $25::bigint
-      WHERE account_id = $26 AND balance_halalas >= $25::bigint
-      RETURNING account_id, balance_halalas
-    ), entry AS (
-      INSERT INTO ledger (account_id, kind, amount_halalas, product, reference, at)
-      SELECT account_id, $27::text, $28::bigint, $29::text, $30::text, $31::bigint FROM charged
-    ),
-    sp AS (
-      INSERT INTO verify_spend AS sp (application_id, day_start, spent_halalas)
-      SELECT $2, $23::bigint, $18::bigint FROM charged WHERE $18::bigint <= coalesce($24::bigint, 9223372036854775807)
-      ON CONFLICT (application_id, day_start) DO UPDATE SET spent_halalas = sp.spent_halalas + EXCLUDED.spent_halalas
-      WHERE sp.spent_halalas + EXCLUDED.spent_halalas <= coalesce($24::bigint, 9223372036854775807)
-      RETURNING 1
-    ),
-    g AS (
-      INSERT INTO verify_guard AS g (application_id, epoch, minute, shard, sends, verified)
-      SELECT $2, $19::bigint, $20::bigint, 0, 1, 0 FROM sp
-      ON CONFLICT (application_id, epoch, minute, shard) DO UPDATE SET sends = g.sends + 1
-    ),
-    v AS (INSERT INTO verifications (${verificationColumns}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)),
-    sent AS (
-      INSERT INTO verify_sends (verification_id, application_id, "to", client_ip, price_halalas, sent_at)
-      VALUES ($1, $2, $4, $21::text, $18::bigint, $22::bigint)
-    )
-    SELECT EXISTS (SELECT 1 FROM sp) AS spend, c.balance_halalas, s.low_balance_alert_halalas, s.auto_topup_enabled,
-      s.auto_topup_threshold_halalas, s.auto_topup_amount_halalas, s.card_brand, s.card_last4, s.card_token
-    FROM (SELECT 1) AS one LEFT JOIN charged c ON true LEFT JOIN wallet_settings s ON s.account_id = c.account_id`,
+  /** The send as the adapter builds it: an insert, no client IP, with the day's spend and the charge, the guard off. */
+  send: sendStatement.text,
   simSms: `INSERT INTO sim_sms (id, "to", text, sent_at) VALUES ($1, $2, $3, $4)`,
   readSms: `SELECT id, "to", text, sent_at FROM sim_sms WHERE "to" = $1 ORDER BY sent_at DESC, seq DESC LIMIT $2`,
   getVerification: `SELECT ${verificationColumns} FROM verifications WHERE id = $1`,
@@ -128,7 +87,7 @@ export const Sql = {
 
 /** The statement texts of one verification in order, for comparison with the host's trace. */
 export const ceilingStatements = {
-  start: [Sql.presentation, "BEGIN", Sql.claimCaps, Sql.record, "COMMIT", Sql.simSms],
+  start: [Sql.presentation, Sql.send, Sql.simSms],
   read: [Sql.readSms],
   check: [Sql.presentation, Sql.getVerification, Sql.transition],
 }
@@ -209,6 +168,20 @@ interface Seed {
   readonly accountId: string
   readonly applicationId: string
   readonly keyHashes: ReadonlyArray<string>
+  readonly settings: typeof seededSettings
+  /** The settings as saved: the send is prepared on them. */
+  readonly settingsJson: string
+}
+
+const seededSettings = {
+  ...defaultSettings,
+  code_length: 6,
+  code_lifetime_minutes: 10,
+  max_attempts: 3,
+  hourly_cap_per_destination: 10_000,
+  max_per_ip_per_hour: 100_000,
+  daily_spend_cap_halalas: null,
+  guard: { enabled: false, min_sends: 100, min_verified_percent: 10 },
 }
 
 const seed = async (db: Db, keys: number): Promise<Seed> => {
@@ -235,17 +208,10 @@ const seed = async (db: Db, keys: number): Promise<Seed> => {
     ],
   )
   await db.query("", `INSERT INTO wallets (account_id, balance_halalas) VALUES ($1, 10000000000)`, [accountId])
+  const settingsJson = JSON.stringify(seededSettings)
   await db.query("", `INSERT INTO verify_settings (application_id, settings) VALUES ($1, $2::jsonb)`, [
     applicationId,
-    JSON.stringify({
-      code_length: 6,
-      code_lifetime_minutes: 10,
-      max_attempts: 3,
-      hourly_cap_per_destination: 10_000,
-      max_per_ip_per_hour: 100_000,
-      daily_spend_cap_halalas: null,
-      guard: { enabled: false, min_sends: 100, min_verified_percent: 10 },
-    }),
+    settingsJson,
   ])
   const keyHashes: Array<string> = []
   for (let i = 0; i < keys; i++) {
@@ -258,7 +224,7 @@ const seed = async (db: Db, keys: number): Promise<Seed> => {
       [randomUUID(), hash, accountId, applicationId, now],
     )
   }
-  return { accountId, applicationId, keyHashes }
+  return { accountId, applicationId, keyHashes, settings: seededSettings, settingsJson }
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -270,7 +236,7 @@ export interface CeilingRun extends SliceFigures {
   readonly check: Latencies
   /** CPU of this process while measuring (the driver and, for PGlite, the database). */
   cpuSeconds: number
-  /** The start transaction alone (BEGIN .. COMMIT), tx/s, to compare with pgbench-style figures. */
+  /** The start's send statement alone, tx/s, to compare with pgbench-style figures. */
   startTxAlone: number
   nextKey: number
   nextTo: number
@@ -303,26 +269,30 @@ const codeHash = (id: string, code: string) =>
   createHmac("sha256", platformSecret).update(`verify:${id}:${code}`).digest("hex")
 const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b))
 
-/**
- * One start's transaction (BEGIN, claim, record, COMMIT): claims the destination's rolling hour, then records
- * the verification and its send with the charge and the day's spend. Answers the code sent.
- */
-const startTx = async (q: Db["query"], s: Seed, id: string, to: string, now: number) => {
-  const [claimed] = await q("claimCaps", Sql.claimCaps, [
-    s.applicationId,
-    to,
-    now,
-    now - VerifyLimits.capWindowMs,
-    defaultSettings.hourly_cap_per_destination,
-    defaultSettings.max_per_ip_per_hour,
-  ])
-  if (claimed.destination !== true || claimed.paused === true) throw new Error("ceiling: the claim was refused")
-  const settings = {
-    ...defaultSettings,
-    ...(typeof claimed.settings === "string" ? JSON.parse(claimed.settings) : claimed.settings),
-  }
+/** One start's send (one statement, autocommitted): answers the code sent. */
+const startSend = async (q: Db["query"], s: Seed, id: string, to: string, now: number) => {
+  const settings = s.settings
   const code = String(randomInt(10 ** settings.code_length)).padStart(settings.code_length, "0")
-  const [recorded] = await q("record", Sql.record, [
+  const values: Record<string, unknown> = {
+    application: s.applicationId,
+    now,
+    since: now - VerifyLimits.capWindowMs,
+    price,
+    to,
+    sendClientIp: null,
+    destinationCap: settings.hourly_cap_per_destination,
+    settings: s.settingsJson,
+    guardMinute: minuteOf(now),
+    dayStart: riyadhDayStart(now),
+    spendCap: settings.daily_spend_cap_halalas,
+    account: s.accountId,
+    "charge.kind": "charge",
+    "charge.amount": -price,
+    "charge.product": "verify",
+    "charge.reference": id,
+    "charge.at": now,
+  }
+  ;[
     id,
     s.applicationId,
     s.accountId,
@@ -340,22 +310,9 @@ const startTx = async (q: Db["query"], s: Seed, id: string, to: string, now: num
     null,
     now,
     now,
-    price,
-    int(claimed.unpaused_at ?? 0),
-    minuteOf(now),
-    null,
-    now,
-    riyadhDayStart(now),
-    settings.daily_spend_cap_halalas,
-    price,
-    s.accountId,
-    "charge",
-    -price,
-    "verify",
-    id,
-    now,
-  ])
-  if (recorded.spend !== true || recorded.balance_halalas == null) throw new Error("ceiling: the record was refused")
+  ].forEach((value, i) => (values[`v${i}`] = value))
+  const [sent] = await q("send", Sql.send, sendStatement.names.map((name) => values[name]))
+  if (sent.written !== true) throw new Error("ceiling: the send was refused")
   return code
 }
 
@@ -371,7 +328,7 @@ const verification = async (db: Db, s: Seed, run: CeilingRun) => {
   const [principal] = await db.query("presentation", Sql.presentation, [key(), windowStart(now)])
   if (principal.ap_id !== s.applicationId) throw new Error("ceiling: the key was not found")
   const id = randomUUID()
-  const code = await db.transaction((q) => startTx(q, s, id, to, now))
+  const code = await startSend(db.query, s, id, to, now)
   await db.query("simSms", Sql.simSms, [randomUUID(), to, `Your verification code is ${code}`, Date.now()])
   const t1 = performance.now()
   // read
@@ -440,7 +397,7 @@ export interface Ceiling {
   readonly run: CeilingRun
   /** One slice of `seconds` measured after `warmup`, added to `run`. */
   readonly slice: (opts: SliceOptions) => Promise<void>
-  /** The start transaction alone for `seconds`; sets `run.startTxAlone`. */
+  /** The start's send alone for `seconds`; sets `run.startTxAlone`. */
   readonly startAlone: (opts: { clients: number; seconds: number }) => Promise<void>
   readonly close: () => Promise<void>
 }
@@ -472,7 +429,7 @@ const ceilingOver = (label: string, db: Db, s: Seed, close: () => Promise<void>)
       const only = async () => {
         while (!stop) {
           await yieldToLoop()
-          await db.transaction((q) => startTx(q, s, randomUUID(), destination(run.nextTo++), Date.now()))
+          await startSend(db.query, s, randomUUID(), destination(run.nextTo++), Date.now())
           n++
         }
       }

@@ -301,7 +301,7 @@ const report = (r: StoreResult, args: Args) => {
     )
     log(`  start  p50 / p99       ${ms(c.start.percentile(50))} / ${ms(c.start.percentile(99))}`)
     log(`  check  p50 / p99       ${ms(c.check.percentile(50))} / ${ms(c.check.percentile(99))}`)
-    log(`  start tx alone         ${fmt(c.startTxAlone, 0)} tx/s  (BEGIN, claim, record, COMMIT only)`)
+    log(`  start tx alone         ${fmt(c.startTxAlone, 0)} tx/s  (the start's send statement only)`)
     log(
       `  CPU per verification   node ${cpuMs(c.cpuSeconds, c.verifications)}${
         Number.isNaN(c.dbCpuSeconds) ? "" : ` + PostgreSQL ${cpuMs(c.dbCpuSeconds, c.verifications)}`

@@ -4,21 +4,23 @@
  * rate_limited, ip_rate_limited, spend_cap_reached, application_paused.
  * Balance (step 6) and the send (step 7) follow in the use case.
  *
- * All of it runs inside the send's transaction, and a refusal rolls the transaction back, so a gate may
- * count the send before a later gate refuses it: what is judged is the order the refusals are answered in.
- * Nothing here locks the application: the sends to one destination (and from one client IP) serialize on
- * that destination's row, the day's spend on one conditional upsert (docs/decisions.md, "Verify: the send path").
+ * The sandbox gates run first, in the sandbox start's transaction. The rest are judged in the send's one
+ * statement, which writes nothing when any of them refuses: what is judged here is the order the refusals are
+ * answered in. Nothing locks the application: the sends to one destination (and from one client IP) serialize
+ * on that destination's row, the day's spend on one conditional upsert (docs/decisions.md, "Verify: the send
+ * path").
  */
 import { Effect, Option } from "effect"
 import {
+  type GuardStats,
   SandboxDestinationsRepo,
-  type SendRecord,
+  type SendJudged,
   VerificationsRepo,
-  VerifySendsRepo,
 } from "../../ports/store/verify.ts"
 import type { Application } from "../accounts/model.ts"
 import {
   ApplicationPaused,
+  type InsufficientCredits,
   IpRateLimited,
   RateLimited,
   SandboxQuotaExceeded,
@@ -26,10 +28,10 @@ import {
   SpendCapReached,
 } from "../errors.ts"
 import { VerifyLimits } from "../limits.ts"
-import type { Millis, SaudiMobile } from "../shared/brands.ts"
+import type { SaudiMobile } from "../shared/brands.ts"
+import type { Charged, WalletRepo } from "../../ports/store/wallet.ts"
 import { type ChargeRequest, insufficientCredits } from "../wallet/charge.ts"
 import type { VerifySettings } from "./model.ts"
-import { defaultSettings } from "./settings.ts"
 
 /** Sandbox gates of a sandbox `start` (resends are neither counted nor refused by them); the application is locked. */
 export const sandboxGates = (application: Application, to: SaudiMobile) =>
@@ -42,53 +44,27 @@ export const sandboxGates = (application: Application, to: SaudiMobile) =>
     if (starts >= VerifyLimits.sandboxLifetimeStarts) return yield* new SandboxQuotaExceeded({})
   })
 
-/** rate_limited and ip_rate_limited: claims the send in the destination's and the client IP's rolling hour. */
-export const claimCaps = (application: Application, to: SaudiMobile, clientIp: string | null, now: Millis) =>
-  Effect.gen(function* () {
-    const claimed = yield* (yield* VerifySendsRepo).claimCaps({
-      applicationId: application.id,
-      to,
-      clientIp,
-      now,
-      since: (now - VerifyLimits.capWindowMs) as Millis,
-      defaults: defaultSettings,
-    })
-    if (!claimed.destination) return yield* new RateLimited({})
-    if (!claimed.clientIp) return yield* new IpRateLimited({})
-    return {
-      settings: Option.getOrElse(claimed.settings, () => defaultSettings),
-      // Judged as it is now: the guard may have paused it (or an unpause begun a new epoch) since.
-      application: { ...application, paused: claimed.paused, unpausedAt: claimed.unpausedAt },
-    }
-  })
-
 /**
- * Records the send with its charge, then judges spend_cap_reached and application_paused, then
- * insufficient_credits (a short wallet stops the record before the spend is counted: the spend is then read
- * to answer in the pinned order). Answers the guard's count (when it is to judge) and the charge (null: free).
+ * rate_limited, ip_rate_limited, spend_cap_reached, application_paused, then insufficient_credits (step 6), on
+ * what the send was judged on (`VerifySendsRepo.send`: a refused send wrote nothing). Answers the guard's count
+ * (when it is to judge) and the balance after the charge (null: free).
  */
-export const recordSend = (
-  application: Application,
+export const judgeSend = (
+  judged: SendJudged,
   settings: VerifySettings,
-  record: SendRecord,
   charge: ChargeRequest | null,
-) =>
-  Effect.gen(function* () {
-    const sends = yield* VerifySendsRepo
-    const recorded = yield* sends.record(record)
-    if (recorded.charged !== null && Option.isNone(recorded.charged)) {
-      const cap = settings.daily_spend_cap_halalas
-      if (
-        cap !== null && record.spend !== null &&
-        !(yield* sends.spendAdmits(application.id, record.spend.dayStart, record.send.priceHalalas, cap))
-      ) return yield* new SpendCapReached({})
-      if (application.paused) return yield* new ApplicationPaused({})
-      return yield* insufficientCredits(charge!)
-    }
-    if (!recorded.spendAdmitted) return yield* new SpendCapReached({})
-    if (application.paused) return yield* new ApplicationPaused({})
-    return {
-      guard: settings.guard.enabled ? recorded.guard : null,
-      charged: recorded.charged === null ? null : recorded.charged.value,
-    }
+): Effect.Effect<
+  { readonly guard: GuardStats | null; readonly charged: Charged | null },
+  RateLimited | IpRateLimited | SpendCapReached | ApplicationPaused | InsufficientCredits,
+  WalletRepo
+> => {
+  if (!judged.destination) return new RateLimited({})
+  if (!judged.clientIp) return new IpRateLimited({})
+  if (!judged.spendAdmitted) return new SpendCapReached({})
+  if (judged.paused) return new ApplicationPaused({})
+  if (judged.charged !== null && Option.isNone(judged.charged)) return insufficientCredits(charge!)
+  return Effect.succeed({
+    guard: settings.guard.enabled ? judged.guard : null,
+    charged: judged.charged === null ? null : judged.charged.value,
   })
+}

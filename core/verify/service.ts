@@ -1,15 +1,15 @@
 /**
- * Verify's use cases: each loads, decides with the state machine, and persists the decision: a send in one
- * transaction (caps, record, charge), a check, cancel or expiring read as one compare-and-set statement.
+ * Verify's use cases: each loads, decides with the state machine, and persists the decision: a send as one
+ * statement (gates, charge, record), a check, cancel or expiring read as one compare-and-set statement.
  */
-import { Clock, Effect, Either, Option } from "effect"
+import { Clock, Effect, Option } from "effect"
 import type { OutboxEvent } from "../../ports/store/outbox.ts"
 import { SmsGateway } from "../../ports/sms.ts"
 import { ApplicationsRepo } from "../../ports/store/accounts.ts"
 import { Transactor } from "../../ports/store/transactor.ts"
 import {
   type GuardStats,
-  type SendRecord,
+  type SendAttempt,
   VerificationsRepo,
   VerifySendsRepo,
   VerifySettingsRepo,
@@ -23,16 +23,17 @@ import type { EventId, Millis, VerificationId } from "../shared/brands.ts"
 import { halalas, isUuid } from "../shared/brands.ts"
 import { riyadhDayStart } from "../shared/riyadh.ts"
 import { isSandboxMode } from "../shared/key-mode.ts"
-import type { Charged } from "../../ports/store/wallet.ts"
+import type { Charged, WalletRepo } from "../../ports/store/wallet.ts"
 import { afterCharge, afterChargeDue, chargeEntry, type ChargeRequest, refund } from "../wallet/charge.ts"
-import { guardSince, guardSlot, guardWouldTrip, tripGuard, verifiedCredit } from "./guard.ts"
+import { guardSince, guardSlot, guardWouldTrip, minuteOf, tripGuard, verifiedCredit } from "./guard.ts"
 import { type Command, decide, type Decision, hasExpired, type VerificationEvent } from "./machine.ts"
 import type { Verification, VerifySend, VerifySettings } from "./model.ts"
 import type { CheckInput, StartInput } from "./requests.ts"
-import { claimCaps, recordSend, sandboxGates } from "./gates.ts"
+import { judgeSend, sandboxGates } from "./gates.ts"
 import { defaultSettings } from "./settings.ts"
 import { verificationJson } from "./wire.ts"
 import { untracedStacks } from "../shared/tracing.ts"
+import { twoGenerations } from "../shared/memo.ts"
 
 /** The SMS text: the code is its one standalone run of digits; sandbox texts begin with `[TEST]`. */
 export const smsText = (code: string, sandbox: boolean) =>
@@ -135,32 +136,73 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
     const priceFor = (p: KeyPrincipal) => (isSandboxMode(p.mode) ? 0 : Prices.verifySmsHalalas)
 
     /**
-     * Steps 5 and 6 of a send whose caps were claimed, in the caller's transaction: records it (its
-     * verification inserted or updated), then spend_cap_reached, application_paused, and the charge. Answers
-     * the guard's count (when it is to judge) and the balance after the charge (null: free).
+     * The saved settings each application's sends were last prepared with: a hint (the send's statement checks
+     * it and answers the saved ones when they changed), so a send needs no read of its own. 10,000 applications
+     * per generation: a tuning constant, not a limit.
+     */
+    const settingsHint = twoGenerations<Option.Option<VerifySettings>>(10_000)
+
+    /**
+     * Steps 5 and 6 of a send prepared on `saved` (the application's saved settings as last seen): judged and
+     * recorded in one statement (`VerifySendsRepo.send`), then the refusals in the pinned order. Answers
+     * `Stale` (nothing written; the hint now holds the saved settings) when they changed meanwhile: the caller
+     * prepares the send again.
      */
     const admit = (
       p: KeyPrincipal,
-      application: Application,
+      saved: Option.Option<VerifySettings>,
       settings: VerifySettings,
-      verification: SendRecord["verification"],
+      verification: SendAttempt["verification"],
       send: VerifySend,
-    ) =>
-      Effect.gen(function* () {
-        const priced = send.priceHalalas > 0
-        const request = priced ? chargeOf(p, send.priceHalalas, send.verificationId, send.sentAt) : null
-        const { charged, guard } = yield* recordSend(application, settings, {
+    ) => {
+      const priced = send.priceHalalas > 0
+      const request = priced ? chargeOf(p, send.priceHalalas, send.verificationId, send.sentAt) : null
+      type Admitted =
+        | { readonly _tag: "Stale" }
+        | {
+          readonly _tag: "Sent"
+          readonly guard: GuardStats | null
+          readonly balanceAfter: Charged | null
+          readonly state: Pick<Application, "paused" | "unpausedAt">
+        }
+      return Effect.flatMap(
+        sends.send({
           send,
           verification,
+          settings: saved,
+          since: (send.sentAt - VerifyLimits.capWindowMs) as Millis,
+          caps: { destination: settings.hourly_cap_per_destination, clientIp: settings.max_per_ip_per_hour },
           spend: priced
             ? { dayStart: riyadhDayStart(send.sentAt) as Millis, capHalalas: settings.daily_spend_cap_halalas }
             : null,
-          guard: guardSlot(application, send.sentAt),
-          guardSince: settings.guard.enabled && !application.paused ? guardSince(send.sentAt) : null,
           charge: request === null ? null : chargeEntry(request),
-        }, request)
-        return { guard, balanceAfter: charged }
-      })
+          guardMinute: minuteOf(send.sentAt),
+          guardSince: settings.guard.enabled ? guardSince(send.sentAt) : null,
+        }),
+        (outcome): Effect.Effect<Admitted, Effect.Effect.Error<ReturnType<typeof judgeSend>>, WalletRepo> => {
+          if (outcome._tag === "Stale") {
+            settingsHint.set(send.applicationId, outcome.settings)
+            return Effect.succeed({ _tag: "Stale" })
+          }
+          return Effect.map(judgeSend(outcome, settings, request), ({ charged, guard }): Admitted => ({
+            _tag: "Sent",
+            guard,
+            balanceAfter: charged,
+            // Judged as it is now: the guard may have paused it (or an unpause begun a new epoch) since.
+            state: { paused: outcome.paused, unpausedAt: outcome.unpausedAt },
+          }))
+        },
+      )
+    }
+
+    /** The settings a send is prepared on: the hint's (none: the application saved none, the defaults apply). */
+    const preparedOn = (application: Application) => {
+      const saved = settingsHint.get(application.id) ?? Option.none()
+      return { saved, settings: Option.getOrElse(saved, () => defaultSettings) }
+    }
+
+    /** A send prepared again this often on settings that keep changing is a defect. */
+    const staleAttempts = 100
 
     /** Takes back a send the network refused: counted toward no cap, spend or guard, and refunded. */
     const withdraw = (p: KeyPrincipal, application: Application, send: VerifySend) =>
@@ -216,104 +258,101 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
       const id = (yield* secrets.uuid) as VerificationId
       const price = priceFor(p)
       const sandbox = isSandboxMode(p.mode)
-      const { application, balanceAfter, code, guard, send, settings, v } = yield* tx.withTransaction(
-        Effect.gen(function* () {
-          const now = yield* Clock.currentTimeMillis
-          let application = p.application
-          if (sandbox) {
+      for (let attempt = 0; attempt < staleAttempts; attempt++) {
+        const { saved, settings } = preparedOn(p.application)
+        const code = yield* secrets.randomDigits(settings.code_length)
+        const now = yield* Clock.currentTimeMillis
+        const v: Verification = {
+          id,
+          applicationId: p.application.id,
+          accountId: p.application.accountId,
+          to: input.to,
+          channel: "sms",
+          reference: input.reference,
+          clientIp: input.clientIp,
+          mode: p.mode,
+          status: "pending",
+          attempts: 0,
+          maxAttempts: settings.max_attempts,
+          resends: 0,
+          codeHash: codeHash(id, code),
+          expiresAt: now + settings.code_lifetime_minutes * 60_000,
+          verifiedAt: null,
+          createdAt: now,
+          updatedAt: now,
+        }
+        const send = sendOf(v, price, now)
+        const sent = yield* (sandbox
+          ? tx.withTransaction(Effect.gen(function* () {
             // The lifetime quota is counted under the application's lock (sandbox starts only).
-            application = Option.getOrElse(yield* apps.getForUpdate(p.application.id), () => application)
-            yield* sandboxGates(application, input.to)
-          }
-          const claimed = yield* claimCaps(application, input.to, input.clientIp, now)
-          const settings = claimed.settings
-          application = claimed.application
-          const code = yield* secrets.randomDigits(settings.code_length)
-          const v: Verification = {
-            id,
-            applicationId: application.id,
-            accountId: application.accountId,
-            to: input.to,
-            channel: "sms",
-            reference: input.reference,
-            clientIp: input.clientIp,
-            mode: p.mode,
-            status: "pending",
-            attempts: 0,
-            maxAttempts: settings.max_attempts,
-            resends: 0,
-            codeHash: codeHash(id, code),
-            expiresAt: now + settings.code_lifetime_minutes * 60_000,
-            verifiedAt: null,
-            createdAt: now,
-            updatedAt: now,
-          }
-          const send = sendOf(v, price, now)
-          const { balanceAfter, guard } = yield* admit(p, application, settings, { _tag: "Insert", value: v }, send)
-          return { application, balanceAfter, code, guard, send, settings, v }
-        }),
-      )
-      yield* sms.send({ to: v.to, text: smsText(code, sandbox) }).pipe(
-        Effect.catchTag("SmsRefused", (refused) =>
-          Effect.zipRight(
-            // Rolled back as if never attempted: refunded, counted toward no cap, nothing left to check.
-            tx.withTransaction(Effect.zipRight(verifications.delete(id), withdraw(p, application, send))),
-            new SendFailed({ provider_code: refused.providerCode, message: refused.message }),
-          )),
-      )
-      yield* afterSend(p, application, settings, send, guard, balanceAfter)
-      return verificationJson(v)
+            const locked = Option.getOrElse(yield* apps.getForUpdate(p.application.id), () => p.application)
+            yield* sandboxGates(locked, input.to)
+            return yield* admit(p, saved, settings, { _tag: "Insert", value: v }, send)
+          }))
+          : admit(p, saved, settings, { _tag: "Insert", value: v }, send))
+        if (sent._tag === "Stale") continue
+        const application: Application = { ...p.application, ...sent.state }
+        yield* sms.send({ to: v.to, text: smsText(code, sandbox) }).pipe(
+          Effect.catchTag("SmsRefused", (refused) =>
+            Effect.zipRight(
+              // Rolled back as if never attempted: refunded, counted toward no cap, nothing left to check.
+              tx.withTransaction(Effect.zipRight(verifications.delete(id), withdraw(p, application, send))),
+              new SendFailed({ provider_code: refused.providerCode, message: refused.message }),
+            )),
+        )
+        yield* afterSend(p, application, settings, send, sent.guard, sent.balanceAfter)
+        return verificationJson(v)
+      }
+      return yield* Effect.dieMessage(`Verify: the settings of application ${p.application.id} keep changing`)
     })
 
     const resend = Effect.fn("Verify.resend", untracedStacks)(function* (p: KeyPrincipal, id: string) {
-      const settings = yield* settingsOf(p.application)
-      const code = yield* secrets.randomDigits(settings.code_length)
       const price = priceFor(p)
-      const outcome = yield* tx.withTransaction(Effect.gen(function* () {
-        const before = yield* loadOwn(p, id, true)
-        const now = yield* Clock.currentTimeMillis
-        const d = decide(before, {
-          _tag: "Resend",
-          codeHash: codeHash(before.id, code),
-          lifetimeMs: settings.code_lifetime_minutes * 60_000,
-        }, now)
-        if (d.refusal) {
-          yield* persist(p.application, before, d, now)
-          return Either.left(d.refusal)
-        }
-        const claimed = yield* claimCaps(p.application, before.to, before.clientIp, now)
-        const send = sendOf(d.next, price, now)
-        const { balanceAfter, guard } = yield* admit(
-          p,
-          claimed.application,
-          claimed.settings,
-          { _tag: "Update", value: d.next },
-          send,
+      for (let attempt = 0; attempt < staleAttempts; attempt++) {
+        const { saved, settings } = preparedOn(p.application)
+        const code = yield* secrets.randomDigits(settings.code_length)
+        const outcome = yield* tx.withTransaction(Effect.gen(function* () {
+          const before = yield* loadOwn(p, id, true)
+          const now = yield* Clock.currentTimeMillis
+          const d = decide(before, {
+            _tag: "Resend",
+            codeHash: codeHash(before.id, code),
+            lifetimeMs: settings.code_lifetime_minutes * 60_000,
+          }, now)
+          if (d.refusal) {
+            yield* persist(p.application, before, d, now)
+            return { _tag: "Refused" as const, refusal: d.refusal }
+          }
+          const send = sendOf(d.next, price, now)
+          const sent = yield* admit(p, saved, settings, { _tag: "Update", value: d.next }, send)
+          return sent._tag === "Stale" ? sent : { ...sent, before, next: d.next, send }
+        }))
+        if (outcome._tag === "Stale") continue
+        if (outcome._tag === "Refused") return yield* outcome.refusal
+        const { before, next, send } = outcome
+        const application: Application = { ...p.application, ...outcome.state }
+        yield* sms.send({ to: next.to, text: smsText(code, isSandboxMode(p.mode)) }).pipe(
+          Effect.catchTag("SmsRefused", (refused) =>
+            Effect.zipRight(
+              tx.withTransaction(Effect.gen(function* () {
+                const current = yield* verifications.getForUpdate(next.id)
+                if (Option.isSome(current) && current.value.codeHash === next.codeHash) {
+                  yield* verifications.update({
+                    ...current.value,
+                    resends: before.resends,
+                    codeHash: before.codeHash,
+                    expiresAt: before.expiresAt,
+                  })
+                }
+                yield* withdraw(p, application, send)
+              })),
+              new SendFailed({ provider_code: refused.providerCode, message: refused.message }),
+            )),
         )
-        return Either.right({ ...claimed, balanceAfter, before, guard, next: d.next, send })
-      }))
-      if (Either.isLeft(outcome)) return yield* outcome.left
-      const { application, balanceAfter, before, guard, next, send, settings: claimedSettings } = outcome.right
-      yield* sms.send({ to: next.to, text: smsText(code, isSandboxMode(p.mode)) }).pipe(
-        Effect.catchTag("SmsRefused", (refused) =>
-          Effect.zipRight(
-            tx.withTransaction(Effect.gen(function* () {
-              const current = yield* verifications.getForUpdate(next.id)
-              if (Option.isSome(current) && current.value.codeHash === next.codeHash) {
-                yield* verifications.update({
-                  ...current.value,
-                  resends: before.resends,
-                  codeHash: before.codeHash,
-                  expiresAt: before.expiresAt,
-                })
-              }
-              yield* withdraw(p, application, send)
-            })),
-            new SendFailed({ provider_code: refused.providerCode, message: refused.message }),
-          )),
-      )
-      yield* afterSend(p, application, claimedSettings, send, guard, balanceAfter)
-      return verificationJson(next)
+        yield* afterSend(p, application, settings, send, outcome.guard, outcome.balanceAfter)
+        return verificationJson(next)
+      }
+      return yield* Effect.dieMessage(`Verify: the settings of application ${p.application.id} keep changing`)
     })
 
     const check = Effect.fn("Verify.check", untracedStacks)((p: KeyPrincipal, input: CheckInput) => {

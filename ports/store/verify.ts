@@ -50,67 +50,74 @@ export interface GuardCredit extends GuardSlot {
   readonly count: number
 }
 
-/** What the rolling caps of a send are claimed with (start and resend), before anything else is written. */
-export interface CapsClaim {
-  readonly applicationId: ApplicationId
-  readonly to: SaudiMobile
-  readonly clientIp: string | null
-  readonly now: Millis
-  /** The rolling hour begins here. */
-  readonly since: Millis
-  /** The settings of an application that saved none. */
-  readonly defaults: VerifySettings
-}
-
-export interface CapsClaimed {
-  /** The application's saved settings (none: the defaults apply). */
-  readonly settings: Option.Option<VerifySettings>
-  /** The send fits under the destination's hourly cap and is counted there; the destination stays locked. */
-  readonly destination: boolean
-  /** The same for the client IP (true when none was given). */
-  readonly clientIp: boolean
-  /** The application's pause and its last unpause, as they are now (the guard may have paused it since the request began). */
-  readonly paused: boolean
-  readonly unpausedAt: Millis | null
-}
-
-/** A send that passed the rolling caps: its row, its verification, the day's spend and the guard's count. */
-export interface SendRecord {
+/**
+ * A send (start or resend), judged and recorded in one step: its verification, its place in the destination's
+ * and the client IP's rolling hour, the day's spend, the charge and the guard's minute.
+ */
+export interface SendAttempt {
   readonly send: VerifySend
   /** A start inserts its verification; a resend (holding the row) updates it. */
   readonly verification: { readonly _tag: "Insert" | "Update"; readonly value: Verification }
+  /**
+   * The application's saved settings the send was prepared with (none: it saved none). When they are not the
+   * saved ones any more, nothing is judged or written and the outcome is `Stale`.
+   */
+  readonly settings: Option.Option<VerifySettings>
+  /** The rolling hour begins here. */
+  readonly since: Millis
+  /** The hourly caps of the destination and of the client IP (counted only when the send has one). */
+  readonly caps: { readonly destination: number; readonly clientIp: number }
   /** A priced send adds its price to the Riyadh day starting at `dayStart`, admitted only up to `capHalalas`. */
   readonly spend: { readonly dayStart: Millis; readonly capHalalas: number | null } | null
-  readonly guard: GuardSlot
-  /** When set, the guard's rolling count from this minute on is read back (this send included). */
-  readonly guardSince: Millis | null
   /**
-   * A priced send's charge, taken in the same statement, first: the wallet's row, then the application's day and
-   * minute rows, always in this order (a refund takes them in the same order: no two transactions wait on each other).
+   * A priced send's charge. The rows other sends also want are taken in one order: the destination's, the
+   * client IP's, the wallet's, the day's spend, the guard's minute (a refund takes them in the same order: no two
+   * transactions wait on each other).
    */
   readonly charge: LedgerEntry | null
+  /** The guard counts the send in this minute of the application's epoch (its `unpaused_at` as it is now). */
+  readonly guardMinute: Millis
+  /** When set, the guard's rolling count from this minute on is read back (this send included). */
+  readonly guardSince: Millis | null
 }
 
-export interface SendRecorded {
-  /**
-   * The charge taken (the balance after it), none when the balance was short: then nothing else was judged and the
-   * caller rolls back (null: a free send).
-   */
-  readonly charged: Option.Option<Charged> | null
-  /** False: the day's spend plus this price would pass the cap (nothing may be kept: the caller rolls back). */
+/**
+ * What a send was judged on. Each gate is answered as far as the send got: a gate after one that refused may
+ * be left true. The send was written if and only if every gate passed (`destination`, `clientIp`,
+ * `spendAdmitted`, not `paused`, and a charge taken when priced); otherwise nothing of it was.
+ */
+export interface SendJudged {
+  readonly _tag: "Judged"
+  /** The send fits under the destination's hourly cap (and was counted there when written). */
+  readonly destination: boolean
+  /** The same for the client IP (true when none was given). */
+  readonly clientIp: boolean
+  /** The day's spend plus this price stays within the cap (true when free or uncapped). */
   readonly spendAdmitted: boolean
+  /** The application's pause and its last unpause, as they are now (the guard may have paused it since the request began). */
+  readonly paused: boolean
+  readonly unpausedAt: Millis | null
+  /** The charge taken (the balance after it), none when the balance was short (null: a free send). */
+  readonly charged: Option.Option<Charged> | null
   readonly guard: GuardStats | null
 }
 
+/** The application's saved settings changed since the send was prepared: prepare it again with these. */
+export interface SendStale {
+  readonly _tag: "Stale"
+  readonly settings: Option.Option<VerifySettings>
+}
+
+export type SendOutcome = SendJudged | SendStale
+
 export class VerifySendsRepo extends Context.Tag("ports/VerifySendsRepo")<VerifySendsRepo, {
   /**
-   * Step 5's caps in one round trip: reads the settings, counts the send against the destination's and
-   * the client IP's rolling hour. Each destination (and IP) is one row, locked until the transaction ends:
-   * sends to one destination are serialized, sends to others are not. A refused claim must be rolled back.
+   * A send in one round trip and one statement (no transaction needed; in one, it joins it): judged on the
+   * settings it was prepared with, the destination's and the client IP's rolling hour, the day's spend, the
+   * application's pause and the wallet, and written only when all of them pass. Sends to one destination
+   * serialize on its row; sends to others do not.
    */
-  readonly claimCaps: (claim: CapsClaim) => Effect.Effect<CapsClaimed>
-  /** Records a send whose caps were claimed: one round trip, in the caller's transaction. */
-  readonly record: (record: SendRecord) => Effect.Effect<SendRecorded>
+  readonly send: (attempt: SendAttempt) => Effect.Effect<SendOutcome>
   /**
    * Takes back a recorded send the network refused, in two steps around the refund so that its transaction takes
    * the rows in a start's order (destination and client IP, wallet, day, minute): `release` drops the send and its
@@ -121,13 +128,6 @@ export class VerifySendsRepo extends Context.Tag("ports/VerifySendsRepo")<Verify
     send: VerifySend,
     slots: { readonly dayStart: Millis; readonly guard: GuardSlot },
   ) => Effect.Effect<void>
-  /** Whether the day's spend leaves room for `price` under `capHalalas` (read only: when a charge was refused). */
-  readonly spendAdmits: (
-    applicationId: ApplicationId,
-    dayStart: Millis,
-    priceHalalas: number,
-    capHalalas: number,
-  ) => Effect.Effect<boolean>
   /** The guard's rolling count of an application's epoch, from the minute `since` on. */
   readonly guardStats: (applicationId: ApplicationId, epoch: Millis, since: Millis) => Effect.Effect<GuardStats>
   /** The send's row alone (no counters): for seeding a store with past traffic. */

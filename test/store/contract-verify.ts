@@ -1,9 +1,11 @@
 import { assert } from "@effect/vitest"
 import { Deferred, Effect, Fiber, Option } from "effect"
 import type { AccountId, EventId, Millis, SaudiMobile } from "../../core/shared/brands.ts"
-import type { Verification } from "../../core/verify/model.ts"
+import type { Verification, VerifySettings } from "../../core/verify/model.ts"
+import { minuteOf } from "../../core/verify/guard.ts"
 import { defaultSettings } from "../../core/verify/settings.ts"
 import {
+  ApplicationsRepo,
   OutboxRepo,
   SandboxDestinationsRepo,
   Transactor,
@@ -12,9 +14,12 @@ import {
   VerifySettingsRepo,
   WalletRepo,
 } from "../../ports/store/mod.ts"
+import type { SendAttempt, SendOutcome } from "../../ports/store/verify.ts"
 import { application, type ContractOptions, type It, send, uuid, verification } from "./fixtures.ts"
 
 const ids = (vs: ReadonlyArray<Verification>) => vs.map((v) => v.id)
+
+const hour = 3_600_000
 
 export const verifyContract = (it: It, options: ContractOptions) => {
   it.effect("verifications: insert, get, getForUpdate, update, delete", () =>
@@ -94,54 +99,78 @@ export const verifyContract = (it: It, options: ContractOptions) => {
       assert.strictEqual(yield* repo.countSandboxStarts(uuid() as typeof app.id), 0)
     }))
 
+  /** A send of `v` at `at` on the settings `prepared`, its spend capped at `cap` and charged when `charge`. */
+  const attemptOf = (
+    v: Verification,
+    at: number,
+    prepared: Option.Option<VerifySettings>,
+    over: Partial<SendAttempt> = {},
+  ): SendAttempt => {
+    const settings = Option.getOrElse(prepared, () => defaultSettings)
+    return {
+      send: send(v, at),
+      verification: { _tag: "Insert", value: v },
+      settings: prepared,
+      since: (at - hour) as Millis,
+      caps: { destination: settings.hourly_cap_per_destination, clientIp: settings.max_per_ip_per_hour },
+      spend: { dayStart: 0 as Millis, capHalalas: null },
+      charge: null,
+      guardMinute: minuteOf(at),
+      guardSince: (at - hour) as Millis,
+      ...over,
+    }
+  }
+
+  /** The first refusal of an outcome in the pinned order, or "sent". */
+  const verdict = (o: SendOutcome) =>
+    o._tag === "Stale"
+      ? "stale"
+      : !o.destination
+      ? "rate_limited"
+      : !o.clientIp
+      ? "ip_rate_limited"
+      : !o.spendAdmitted
+      ? "spend_cap_reached"
+      : o.paused
+      ? "application_paused"
+      : o.charged !== null && Option.isNone(o.charged)
+      ? "insufficient_credits"
+      : "sent"
+
   it.effect(
-    "verify sends: the rolling caps count what was recorded in the last hour, per destination and client IP; " +
-      "the day's spend is admitted up to the cap; release and uncount take a send back from every count",
+    "verify sends: judged and written in one step: the rolling caps count what was recorded in the last hour, " +
+      "per destination and client IP; the day's spend is admitted up to the cap; a refused send writes nothing; " +
+      "release and uncount take a send back from every count",
     () =>
       Effect.gen(function* () {
         const sends = yield* VerifySendsRepo
+        const verifications = yield* VerificationsRepo
         const settings = yield* VerifySettingsRepo
-        const tx = yield* Transactor
         const app = application(uuid() as AccountId)
-        yield* settings.put(app.id, { ...defaultSettings, hourly_cap_per_destination: 2, max_per_ip_per_hour: 3 })
-        const hour = 3_600_000
+        const saved = { ...defaultSettings, hourly_cap_per_destination: 2, max_per_ip_per_hour: 3 }
+        yield* settings.put(app.id, saved)
         const t = 10 * hour
-        const slot = (at: number) => ({
-          applicationId: app.id,
-          epoch: 0 as Millis,
-          minute: (Math.floor(at / 60_000) * 60_000) as Millis,
-        })
-        /** One send in its own transaction, rolled back when a gate refuses it; answers which gate did. */
-        const attempt = (v: Verification, at: number, cap: number | null = null) =>
-          tx.withTransaction(Effect.gen(function* () {
-            const claimed = yield* sends.claimCaps({
-              applicationId: app.id,
-              to: v.to,
-              clientIp: v.clientIp,
-              now: at as Millis,
-              since: (at - hour) as Millis,
-              defaults: defaultSettings,
-            })
-            if (!claimed.destination) return yield* Effect.fail("rate_limited")
-            if (!claimed.clientIp) return yield* Effect.fail("ip_rate_limited")
-            assert.strictEqual(Option.getOrThrow(claimed.settings).hourly_cap_per_destination, 2)
-            const recorded = yield* sends.record({
-              send: send(v, at),
-              verification: { _tag: "Insert", value: v },
-              spend: { dayStart: 0 as Millis, capHalalas: cap },
-              guard: slot(at),
-              guardSince: (at - hour) as Millis,
-              charge: null,
-            })
-            if (!recorded.spendAdmitted) return yield* Effect.fail("spend_cap_reached")
-            return recorded.guard
-          })).pipe(Effect.flip, Effect.orElseSucceed(() => "sent"))
+        const slot = (at: number) => ({ applicationId: app.id, epoch: 0 as Millis, minute: minuteOf(at) })
+        /** One send; checks that it was written exactly when it was sent, and answers its verdict. */
+        const attempt = (v: Verification, at: number, cap: number | null = null, prepared = Option.some(saved)) =>
+          Effect.gen(function* () {
+            const outcome = yield* sends.send(
+              attemptOf(v, at, prepared, { spend: { dayStart: 0 as Millis, capHalalas: cap } }),
+            )
+            const result = verdict(outcome)
+            assert.strictEqual(Option.isSome(yield* verifications.get(v.id)), result === "sent")
+            return result
+          })
         const a = "+966500000011" as SaudiMobile
         const b = "+966500000012" as SaudiMobile
         const c = "+966500000013" as SaudiMobile
         const d = "+966500000014" as SaudiMobile
         const to = (dest: SaudiMobile, clientIp: string | null = "203.0.113.9") =>
           verification(app, { to: dest, clientIp })
+        // Prepared on settings that are not the saved ones: nothing is judged or written; the saved ones come back.
+        const stale = yield* sends.send(attemptOf(to(a), t, Option.none()))
+        assert.deepStrictEqual(stale, { _tag: "Stale", settings: Option.some(saved) })
+        assert.strictEqual(yield* attempt(to(a), t, null, Option.some({ ...saved, code_length: 4 })), "stale")
         assert.strictEqual(yield* attempt(to(a), t), "sent")
         assert.strictEqual(yield* attempt(to(a), t + 1), "sent")
         assert.strictEqual(yield* attempt(to(a), t + 2), "rate_limited")
@@ -174,56 +203,137 @@ export const verifyContract = (it: It, options: ContractOptions) => {
   )
 
   it.effect(
-    "verify sends: a priced record takes the charge in the same step, first: with the wallet short nothing else is judged",
+    "verify sends: a priced send takes the charge with it: with the wallet short nothing of it is written, " +
+      "no spend counted; a paused application's send is refused and writes nothing",
     () =>
       Effect.gen(function* () {
         const sends = yield* VerifySendsRepo
+        const verifications = yield* VerificationsRepo
         const wallet = yield* WalletRepo
-        const tx = yield* Transactor
+        const apps = yield* ApplicationsRepo
         const app = application(uuid() as AccountId)
-        yield* wallet.add({
-          accountId: app.accountId,
-          kind: "credit",
-          amountHalalas: 10,
-          product: null,
-          reference: null,
-          at: 1,
-        })
-        const priced = (v: Verification, at: number) =>
-          tx.withTransaction(
-            sends.record({
-              send: send(v, at),
-              verification: { _tag: "Insert", value: v },
-              spend: { dayStart: 0 as Millis, capHalalas: null },
-              guard: { applicationId: app.id, epoch: 0 as Millis, minute: 0 as Millis },
-              guardSince: 0 as Millis,
-              charge: {
+        const credit = (amount: number) =>
+          wallet.add({
+            accountId: app.accountId,
+            kind: "credit",
+            amountHalalas: amount,
+            product: null,
+            reference: null,
+            at: 1,
+          })
+        yield* credit(10)
+        const priced = (v: Verification, at: number, cap: number | null) =>
+          sends.send(attemptOf(v, at, Option.none(), {
+            spend: { dayStart: 0 as Millis, capHalalas: cap },
+            charge: {
+              accountId: app.accountId,
+              kind: "charge",
+              amountHalalas: -9,
+              product: "verify",
+              reference: v.id,
+              at: at as Millis,
+            },
+          }))
+        const firstSend = verification(app)
+        const first = yield* priced(firstSend, 1_000, null)
+        assert.strictEqual(verdict(first), "sent")
+        if (first._tag === "Judged") {
+          assert.deepStrictEqual(Option.map(first.charged!, (c) => c.balance), Option.some(1))
+          assert.deepStrictEqual(first.guard, { sends: 1, verified: 0 })
+        }
+        const short = verification(app)
+        assert.strictEqual(verdict(yield* priced(short, 2_000, null)), "insufficient_credits")
+        assert.isTrue(Option.isNone(yield* verifications.get(short.id)))
+        assert.strictEqual(yield* wallet.balance(app.accountId), 1)
+        assert.deepStrictEqual(yield* sends.guardStats(app.id, 0 as Millis, 0 as Millis), { sends: 1, verified: 0 })
+        // The refused send counted no spend: with the wallet refilled, a cap of 18 admits a second 9.
+        yield* credit(20)
+        assert.strictEqual(verdict(yield* priced(verification(app), 3_000, 17)), "spend_cap_reached")
+        assert.strictEqual(verdict(yield* priced(verification(app), 3_000, 18)), "sent")
+        assert.strictEqual(yield* wallet.balance(app.accountId), 12)
+        // Paused (spend_cap_reached is still answered first): nothing is charged or written.
+        yield* apps.insert({ ...app, paused: true })
+        assert.strictEqual(verdict(yield* priced(verification(app), 4_000, 18)), "spend_cap_reached")
+        const paused = verification(app)
+        const outcome = yield* priced(paused, 4_000, null)
+        assert.strictEqual(verdict(outcome), "application_paused")
+        assert.isTrue(Option.isNone(yield* verifications.get(paused.id)))
+        assert.strictEqual(yield* wallet.balance(app.accountId), 12)
+        assert.deepStrictEqual(yield* sends.guardStats(app.id, 0 as Millis, 0 as Millis), { sends: 2, verified: 0 })
+        assert.isTrue(Option.isSome(yield* verifications.get(firstSend.id)))
+      }),
+  )
+
+  if (options.concurrentTransactions) {
+    it.effect(
+      "verify sends: a send that passed on its snapshot but loses the wallet under its lock is undone whole " +
+        "(its place in the destination's hour too) and answered insufficient_credits",
+      () =>
+        Effect.gen(function* () {
+          const sends = yield* VerifySendsRepo
+          const verifications = yield* VerificationsRepo
+          const wallet = yield* WalletRepo
+          const tx = yield* Transactor
+          const app = application(uuid() as AccountId)
+          yield* wallet.add({
+            accountId: app.accountId,
+            kind: "credit",
+            amountHalalas: 9,
+            product: null,
+            reference: null,
+            at: 1,
+          })
+          const to = "+966500000021" as SaudiMobile
+          const charge = (v: Verification, at: number) => ({
+            spend: { dayStart: 0 as Millis, capHalalas: null },
+            charge: {
+              accountId: app.accountId,
+              kind: "charge" as const,
+              amountHalalas: -9,
+              product: "verify",
+              reference: v.id,
+              at: at as Millis,
+            },
+          })
+          // A transaction takes the wallet's 9 halalas and holds its row until released.
+          const charged = yield* Deferred.make<void>()
+          const release = yield* Deferred.make<void>()
+          const holder = yield* Effect.fork(tx.withTransaction(Effect.gen(function* () {
+            assert.isTrue(Option.isSome(
+              yield* wallet.charge({
                 accountId: app.accountId,
                 kind: "charge",
                 amountHalalas: -9,
                 product: "verify",
-                reference: v.id,
-                at: at as Millis,
-              },
-            }).pipe(Effect.tap((r) => (Option.isSome(r.charged ?? Option.none()) ? Effect.void : Effect.fail(r)))),
-          ).pipe(Effect.either)
-        const first = yield* priced(verification(app), 1_000)
-        assert.isTrue(first._tag === "Right")
-        if (first._tag === "Right") {
-          assert.deepStrictEqual(Option.map(first.right.charged!, (c) => c.balance), Option.some(1))
-          assert.deepStrictEqual(first.right.guard, { sends: 1, verified: 0 })
-        }
-        const second = yield* priced(verification(app), 2_000)
-        assert.isTrue(second._tag === "Left")
-        if (second._tag === "Left") {
-          assert.isTrue(Option.isNone((second.left as { charged: Option.Option<unknown> }).charged))
-        }
-        assert.strictEqual(yield* wallet.balance(app.accountId), 1)
-        assert.isTrue(yield* sends.spendAdmits(app.id, 0 as Millis, 9, 18))
-        assert.isFalse(yield* sends.spendAdmits(app.id, 0 as Millis, 9, 17))
-        assert.deepStrictEqual(yield* sends.guardStats(app.id, 0 as Millis, 0 as Millis), { sends: 1, verified: 0 })
-      }),
-  )
+                reference: "held",
+                at: 1,
+              }),
+            ))
+            yield* Deferred.succeed(charged, undefined)
+            yield* Deferred.await(release)
+          })))
+          yield* Deferred.await(charged)
+          // The send's snapshot still sees 9 halalas: it passes, claims the destination, then waits on the wallet.
+          const v = verification(app, { to, clientIp: null })
+          const sending = yield* Effect.fork(sends.send(attemptOf(v, 5_000, Option.none(), charge(v, 5_000))))
+          // Real time for the statement to reach the wallet's lock (the test's clock does not move by itself).
+          yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 200)))
+          yield* Deferred.succeed(release, undefined)
+          yield* Fiber.join(holder)
+          const outcome = yield* Fiber.join(sending)
+          assert.strictEqual(verdict(outcome), "insufficient_credits")
+          assert.isTrue(Option.isNone(yield* verifications.get(v.id)))
+          assert.strictEqual(yield* wallet.balance(app.accountId), 0)
+          // Its claim on the destination's hour was undone with it: a cap of one still admits a free send there.
+          const next = verification(app, { to, clientIp: null })
+          const free = yield* sends.send(attemptOf(next, 5_001, Option.none(), {
+            caps: { destination: 1, clientIp: 1 },
+            spend: null,
+          }))
+          assert.strictEqual(verdict(free), "sent")
+        }),
+    )
+  }
 
   it.effect(
     "verifications: a transition is a compare-and-set: it applies (with its events) only while the row holds the state it was decided on",

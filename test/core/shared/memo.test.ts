@@ -1,7 +1,7 @@
-/** core/shared/memo.ts: the bounded memo the credential's hash is remembered in. */
+/** core/shared/memo.ts: the bounded map Verify's settings hint lives in, and the memo the credential's hash is remembered in. */
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "effect/FastCheck"
-import { twoGenerationMemo } from "../../../core/shared/memo.ts"
+import { twoGenerationMemo, twoGenerations } from "../../../core/shared/memo.ts"
 
 const counting = (capacity: number) => {
   const computed: Array<string> = []
@@ -55,5 +55,35 @@ describe("a working set larger than the capacity still mostly hits", () => {
     computed.length = 0
     memo.get("first")
     expect(computed).toEqual(["first"])
+  })
+})
+
+describe("a two-generation map answers the value last set for a key, or nothing once it forgot it", () => {
+  it("for any sequence of sets and gets: a get answers the last value set for its key or undefined, and it never holds more than 2 × capacity", () => {
+    const op = fc.record({ set: fc.boolean(), key: fc.integer({ min: 0, max: 20 }), value: fc.integer() })
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 6 }), fc.array(op, { maxLength: 300 }), (capacity, ops) => {
+        const held = twoGenerations<number>(capacity)
+        const last = new Map<string, number>()
+        for (const { key, set, value } of ops) {
+          if (set) {
+            held.set(`k${key}`, value)
+            last.set(`k${key}`, value)
+          } else {
+            const got = held.get(`k${key}`)
+            if (got !== undefined) expect(got).toBe(last.get(`k${key}`))
+          }
+          expect(held.size()).toBeLessThanOrEqual(2 * capacity)
+        }
+      }),
+    )
+  })
+
+  it("a key set within the capacity is still held after any number of gets and sets of it", () => {
+    const held = twoGenerations<string>(4)
+    held.set("a", "1")
+    for (let i = 0; i < 100; i++) held.set("a", `${i}`)
+    expect(held.get("a")).toBe("99")
+    expect(held.size()).toBe(1)
   })
 })

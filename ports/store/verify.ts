@@ -97,7 +97,7 @@ export interface SendJudged {
   /** The application's pause and its last unpause, as they are now (the guard may have paused it since the request began). */
   readonly paused: boolean
   readonly unpausedAt: Millis | null
-  /** The charge taken (the balance after it), none when the balance was short (null: a free send). */
+  /** The charge taken (the balance after it); none when not taken: the balance was short, or an earlier gate refused (null: a free send). */
   readonly charged: Option.Option<Charged> | null
   readonly guard: GuardStats | null
 }

@@ -252,6 +252,27 @@ describe.runIf(databaseUrl !== undefined)(suite, () => {
     expect(await balance(accountId)).toBe(59 * 9)
   })
 
+  it("settings changed through one process take effect on the next start in the other, whose sends were prepared on the old ones (code_length 4, then 8, then 5)", async () => {
+    const { applicationId, key } = await setup(10 * 9)
+    const codeOf = async (to: string) => {
+      const [sms] = await a.console("GET", `/simulator/sms?to=${encodeURIComponent(to)}`)
+      return /\b(\d+)\b/.exec(sms.text)![1]
+    }
+    for (const length of [4, 8, 5]) {
+      await b.console("PUT", `/applications/${applicationId}/verify-settings`, { code_length: length })
+      // Process a's starts: the first of each length after a change made through process b.
+      for (let i = 0; i < 2; i++) {
+        const to = phone()
+        const started = await a.call("POST", "/v1/verify/start", { key, body: { to } })
+        expect(started.status).toBe(200)
+        const code = await codeOf(to)
+        expect(code).toHaveLength(length)
+        const checked = await b.call("POST", "/v1/verify/check", { key, body: { id: started.body.id, code } })
+        expect(checked.body.status).toBe("verified")
+      }
+    }
+  })
+
   it("64 concurrent starts of one application over both processes, daily_spend_cap_halalas 90: exactly 10 sent and charged, 54 answered 429 spend_cap_reached", async () => {
     const { accountId, applicationId, key } = await setup(64 * 9)
     await b.console("PUT", `/applications/${applicationId}/verify-settings`, { daily_spend_cap_halalas: 90 })

@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto"
 import { Http } from "../../core/limits.ts"
 import { carriesBody, declaredTooLarge } from "./body.ts"
-import type { Dispatch, PlainResponse } from "./dispatcher.ts"
+import type { Dispatch, PlainRequest, PlainResponse } from "./dispatcher.ts"
 import { fieldListLookup, headerBytes, stripPrefix } from "./edge.ts"
 import { bodyTooLarge, bodyUnreadable } from "./respond.ts"
 
@@ -100,6 +100,26 @@ const toResponse = (res: PlainResponse) =>
   new Response(res.body.length === 0 ? null : res.body as BodyInit, { status: res.status, headers: res.headers })
 
 /**
+ * A web Request as the dispatcher reads it. A class, not an object literal with an `ip` getter: V8 makes such a
+ * literal in about 300 ns, an instance whose getter is on its prototype in about 12 (Node 20).
+ */
+class WebRequest implements PlainRequest {
+  constructor(
+    readonly method: string,
+    readonly url: string,
+    readonly headers: (name: string) => string | undefined,
+    readonly body: Uint8Array | string,
+    private readonly address: CallerAddress | undefined,
+    readonly headerBytes: number | undefined,
+  ) {}
+  /** Read only when a key has an IP allowlist. */
+  get ip(): string | undefined {
+    const ip = this.address
+    return typeof ip === "function" ? ip() : ip
+  }
+}
+
+/**
  * The handler the Deno host gives its server, and `platform.serve`: a Response at once when the dispatcher
  * answered at once (Deno.serve and Bun.serve take a Response or a promise of one), a promise otherwise.
  * `ip` is the socket peer's address as the server reports it; without it the caller's address is unknown
@@ -110,17 +130,7 @@ export const directWebHandler = (dispatch: Dispatch, options: WebHandlerOptions 
   const count = options.serverLimitsHead !== true
   const answer = (request: Request, url: string, body: Uint8Array | string, ip: CallerAddress | undefined) => {
     const headers = requestHeaders(request.headers, count)
-    const res = dispatch({
-      method: request.method,
-      url,
-      headers: headers.lookup,
-      body,
-      // Read only when a key has an IP allowlist.
-      get ip() {
-        return typeof ip === "function" ? ip() : ip
-      },
-      headerBytes: headers.bytes,
-    })
+    const res = dispatch(new WebRequest(request.method, url, headers.lookup, body, ip, headers.bytes))
     return res instanceof Promise ? res.then(toResponse) : toResponse(res)
   }
   return (request: Request, ip?: CallerAddress): Response | Promise<Response> => {

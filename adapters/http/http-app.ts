@@ -10,7 +10,7 @@ import { randomUUID } from "node:crypto"
 import { Effect, Either, Option } from "effect"
 import { Http } from "../../core/limits.ts"
 import { carriesBody, declaredTooLarge } from "./body.ts"
-import type { Dispatch, PlainResponse } from "./dispatcher.ts"
+import type { Dispatch, PlainRequest, PlainResponse } from "./dispatcher.ts"
 import { headerBytes } from "./edge.ts"
 import { bodyTooLarge } from "./respond.ts"
 
@@ -36,6 +36,25 @@ const readBody = (request: HttpServerRequest.HttpServerRequest) => {
   )
 }
 
+/** An @effect/platform request as the dispatcher reads it: a class, its `ip` getter on the prototype (node.ts). */
+class AppRequest implements PlainRequest {
+  readonly method: string
+  readonly url: string
+  readonly headerBytes: number
+  /** A function of its own (the dispatcher holds it apart from the request). */
+  readonly headers: (name: string) => string | undefined
+  constructor(private readonly request: HttpServerRequest.HttpServerRequest, readonly body: Uint8Array | string) {
+    this.method = request.method
+    this.url = request.url
+    this.headers = (name) => request.headers[name]
+    this.headerBytes = headerBytes(Object.entries(request.headers))
+  }
+  /** Read only when a key has an IP allowlist. */
+  get ip(): string | undefined {
+    return Option.getOrUndefined(this.request.remoteAddress)
+  }
+}
+
 export const makeHttpApp = (dispatch: Dispatch): Effect.Effect<
   HttpServerResponse.HttpServerResponse,
   never,
@@ -45,15 +64,6 @@ export const makeHttpApp = (dispatch: Dispatch): Effect.Effect<
     const request = yield* HttpServerRequest.HttpServerRequest
     const body = yield* readBody(request)
     if (body === undefined) return toResponse(bodyTooLarge(randomUUID()))
-    const answered = dispatch({
-      method: request.method,
-      url: request.url,
-      headers: (name) => request.headers[name],
-      body,
-      get ip() {
-        return Option.getOrUndefined(request.remoteAddress)
-      },
-      headerBytes: headerBytes(Object.entries(request.headers)),
-    })
+    const answered = dispatch(new AppRequest(request, body))
     return toResponse(answered instanceof Promise ? yield* Effect.promise(() => answered) : answered)
   })

@@ -311,6 +311,47 @@ const eventsJson = (events: ReadonlyArray<OutboxEvent>) =>
     ordinal,
   })))
 
+/** A send's statement: its text (by the parts the attempt has) and its parameters, in the text's order. */
+export const sendStatement = (attempt: SendAttempt): { readonly text: string; readonly params: Array<unknown> } => {
+  const { send: s, verification } = attempt
+  const { charge, spend } = attempt
+  const { names, text } = sendTextFor(
+    verification._tag === "Update",
+    s.clientIp !== null,
+    spend !== null,
+    charge !== null,
+    attempt.guardSince !== null,
+  )
+  const values: Record<string, unknown> = {
+    application: s.applicationId,
+    now: s.sentAt,
+    since: attempt.since,
+    price: s.priceHalalas,
+    to: s.to,
+    clientIp: s.clientIp,
+    sendClientIp: s.clientIp,
+    destinationCap: attempt.caps.destination,
+    clientIpCap: attempt.caps.clientIp,
+    settings: Option.isSome(attempt.settings) ? toJson(attempt.settings.value) : null,
+    guardMinute: attempt.guardMinute,
+    guardSince: attempt.guardSince,
+  }
+  if (spend !== null) {
+    values.dayStart = spend.dayStart
+    values.spendCap = spend.capHalalas
+  }
+  if (charge !== null) {
+    values.account = charge.accountId
+    values["charge.kind"] = charge.kind
+    values["charge.amount"] = charge.amountHalalas
+    values["charge.product"] = charge.product
+    values["charge.reference"] = charge.reference
+    values["charge.at"] = charge.at
+  }
+  verificationParams(verification.value).forEach((value, i) => (values[`v${i}`] = value))
+  return { text, params: names.map((name) => values[name]) }
+}
+
 export const VerificationsRepoSql = Layer.effect(
   VerificationsRepo,
   Effect.gen(function* () {
@@ -386,43 +427,9 @@ export const VerifySendsRepoSql = Layer.effect(
   Effect.gen(function* () {
     const sql = yield* client
     const send = (attempt: SendAttempt): Effect.Effect<SendOutcome> => {
-      const { send: s, verification } = attempt
-      const { charge, spend } = attempt
-      const { names, text } = sendTextFor(
-        verification._tag === "Update",
-        s.clientIp !== null,
-        spend !== null,
-        charge !== null,
-        attempt.guardSince !== null,
-      )
-      const values: Record<string, unknown> = {
-        application: s.applicationId,
-        now: s.sentAt,
-        since: attempt.since,
-        price: s.priceHalalas,
-        to: s.to,
-        clientIp: s.clientIp,
-        sendClientIp: s.clientIp,
-        destinationCap: attempt.caps.destination,
-        clientIpCap: attempt.caps.clientIp,
-        settings: Option.isSome(attempt.settings) ? toJson(attempt.settings.value) : null,
-        guardMinute: attempt.guardMinute,
-        guardSince: attempt.guardSince,
-      }
-      if (spend !== null) {
-        values.dayStart = spend.dayStart
-        values.spendCap = spend.capHalalas
-      }
-      if (charge !== null) {
-        values.account = charge.accountId
-        values["charge.kind"] = charge.kind
-        values["charge.amount"] = charge.amountHalalas
-        values["charge.product"] = charge.product
-        values["charge.reference"] = charge.reference
-        values["charge.at"] = charge.at
-      }
-      verificationParams(verification.value).forEach((value, i) => (values[`v${i}`] = value))
-      return sql.unsafe(text, names.map((name) => values[name])).pipe(
+      const { charge } = attempt
+      const { params, text } = sendStatement(attempt)
+      return sql.unsafe(text, params).pipe(
         Effect.map(([row]): SendOutcome => {
           if (row.fresh !== true) {
             return {

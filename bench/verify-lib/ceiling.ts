@@ -25,14 +25,16 @@ import { makeCompiler } from "@effect/sql-pg/PgClient"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { PGlite, types as PgliteTypes } from "@electric-sql/pglite"
 import { createHmac, randomBytes, randomInt, randomUUID, timingSafeEqual } from "node:crypto"
-import { Effect, Layer, Redacted, Stream } from "effect"
+import { Effect, Layer, Option, Redacted, Stream } from "effect"
 import pg from "pg"
 import { migrate } from "../../adapters/sql/migrate.ts"
 import { products } from "../../adapters/products.ts"
 import { riyadhDayStart } from "../../core/shared/riyadh.ts"
 import { Prices, VerifyLimits } from "../../core/limits.ts"
 import { defaultSettings } from "../../core/verify/settings.ts"
-import { sendTextFor } from "../../adapters/sql/verify.ts"
+import { sendStatement, sendTextFor } from "../../adapters/sql/verify.ts"
+import type { AccountId, Millis } from "../../core/shared/brands.ts"
+import type { Verification, VerifySend } from "../../core/verify/model.ts"
 import {
   codeIn,
   destination,
@@ -50,7 +52,7 @@ import {
 // adapters/sql/verify.ts (the send, taken from the adapter itself: its text is built from parts; transition:
 // with events and the guard's credit).
 
-const sendStatement = sendTextFor(false, false, true, true, false)
+const sendText = sendTextFor(false, false, true, true, false)
 
 const verificationColumns =
   `id, application_id, account_id, "to", channel, reference, client_ip, mode, status, attempts, max_attempts, resends, code_hash, expires_at, verified_at, created_at, updated_at`
@@ -59,7 +61,7 @@ export const Sql = {
   presentation:
     `WITH hit AS ( INSERT INTO rate_windows (credential_hash, window_start, count) VALUES ($1, $2, 1) ON CONFLICT (credential_hash, window_start) DO UPDATE SET count = rate_windows.count + 1 RETURNING count ) SELECT hit.count AS hit_count, c.id, c.hash, c.account_id, c.application_id, c.kind, c.mode, c.access, c.app_name, c.expires_at, c.ip_allowlist, c.revoked_at, c.created_at, c.member_id, c.role, c.email, c.manage_contacts, a.id AS acc_id, a.name AS acc_name, a.sandbox_only AS acc_sandbox_only, a.partner AS acc_partner, a.status AS acc_status, a.created_at AS acc_created_at, p.id AS ap_id, p.account_id AS ap_account_id, p.name AS ap_name, p.status AS ap_status, p.external_id AS ap_external_id, p.paused AS ap_paused, p.unpaused_at AS ap_unpaused_at, p.approved_at AS ap_approved_at, p.created_at AS ap_created_at FROM hit LEFT JOIN (credentials c JOIN accounts a ON a.id = c.account_id) ON c.hash = $1 LEFT JOIN applications p ON p.id = c.application_id`,
   /** The send as the adapter builds it: an insert, no client IP, with the day's spend and the charge, the guard off. */
-  send: sendStatement.text,
+  send: sendText.text,
   simSms: `INSERT INTO sim_sms (id, "to", text, sent_at) VALUES ($1, $2, $3, $4)`,
   readSms: `SELECT id, "to", text, sent_at FROM sim_sms WHERE "to" = $1 ORDER BY sent_at DESC, seq DESC LIMIT $2`,
   getVerification: `SELECT ${verificationColumns} FROM verifications WHERE id = $1`,
@@ -168,9 +170,8 @@ interface Seed {
   readonly accountId: string
   readonly applicationId: string
   readonly keyHashes: ReadonlyArray<string>
-  readonly settings: typeof seededSettings
   /** The settings as saved: the send is prepared on them. */
-  readonly settingsJson: string
+  readonly settings: typeof seededSettings
 }
 
 const seededSettings = {
@@ -208,10 +209,9 @@ const seed = async (db: Db, keys: number): Promise<Seed> => {
     ],
   )
   await db.query("", `INSERT INTO wallets (account_id, balance_halalas) VALUES ($1, 10000000000)`, [accountId])
-  const settingsJson = JSON.stringify(seededSettings)
   await db.query("", `INSERT INTO verify_settings (application_id, settings) VALUES ($1, $2::jsonb)`, [
     applicationId,
-    settingsJson,
+    JSON.stringify(seededSettings),
   ])
   const keyHashes: Array<string> = []
   for (let i = 0; i < keys; i++) {
@@ -224,7 +224,7 @@ const seed = async (db: Db, keys: number): Promise<Seed> => {
       [randomUUID(), hash, accountId, applicationId, now],
     )
   }
-  return { accountId, applicationId, keyHashes, settings: seededSettings, settingsJson }
+  return { accountId, applicationId, keyHashes, settings: seededSettings }
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -273,45 +273,54 @@ const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEq
 const startSend = async (q: Db["query"], s: Seed, id: string, to: string, now: number) => {
   const settings = s.settings
   const code = String(randomInt(10 ** settings.code_length)).padStart(settings.code_length, "0")
-  const values: Record<string, unknown> = {
-    application: s.applicationId,
-    now,
-    since: now - VerifyLimits.capWindowMs,
-    price,
+  const send = {
+    verificationId: id,
+    applicationId: s.applicationId,
     to,
-    sendClientIp: null,
-    destinationCap: settings.hourly_cap_per_destination,
-    settings: s.settingsJson,
-    guardMinute: minuteOf(now),
-    dayStart: riyadhDayStart(now),
-    spendCap: settings.daily_spend_cap_halalas,
-    account: s.accountId,
-    "charge.kind": "charge",
-    "charge.amount": -price,
-    "charge.product": "verify",
-    "charge.reference": id,
-    "charge.at": now,
-  }
-  ;[
-    id,
-    s.applicationId,
-    s.accountId,
-    to,
-    "sms",
-    null,
-    null,
-    "live",
-    "pending",
-    0,
-    settings.max_attempts,
-    0,
-    codeHash(id, code),
-    now + settings.code_lifetime_minutes * 60_000,
-    null,
-    now,
-    now,
-  ].forEach((value, i) => (values[`v${i}`] = value))
-  const [sent] = await q("send", Sql.send, sendStatement.names.map((name) => values[name]))
+    clientIp: null,
+    priceHalalas: price,
+    sentAt: now,
+  } as VerifySend
+  const { params } = sendStatement({
+    send,
+    verification: {
+      _tag: "Insert",
+      value: {
+        id,
+        applicationId: s.applicationId,
+        accountId: s.accountId,
+        to,
+        channel: "sms",
+        reference: null,
+        clientIp: null,
+        mode: "live",
+        status: "pending",
+        attempts: 0,
+        maxAttempts: settings.max_attempts,
+        resends: 0,
+        codeHash: codeHash(id, code),
+        expiresAt: now + settings.code_lifetime_minutes * 60_000,
+        verifiedAt: null,
+        createdAt: now,
+        updatedAt: now,
+      } as Verification,
+    },
+    settings: Option.some(settings),
+    since: (now - VerifyLimits.capWindowMs) as Millis,
+    caps: { destination: settings.hourly_cap_per_destination, clientIp: settings.max_per_ip_per_hour },
+    spend: { dayStart: riyadhDayStart(now) as Millis, capHalalas: settings.daily_spend_cap_halalas },
+    charge: {
+      accountId: s.accountId as AccountId,
+      kind: "charge",
+      amountHalalas: -price,
+      product: "verify",
+      reference: id,
+      at: now as Millis,
+    },
+    guardMinute: minuteOf(now) as Millis,
+    guardSince: null,
+  })
+  const [sent] = await q("send", Sql.send, params)
   if (sent.written !== true) throw new Error("ceiling: the send was refused")
   return code
 }

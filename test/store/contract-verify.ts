@@ -121,6 +121,27 @@ export const verifyContract = (it: It, options: ContractOptions) => {
     }
   }
 
+  /** A priced send's day spend (capped at `cap`) and charge of the fixtures' price (9 halalas), for `attemptOf`. */
+  const pricedFor = (v: Verification, at: number, cap: number | null): Partial<SendAttempt> => ({
+    spend: { dayStart: 0 as Millis, capHalalas: cap },
+    charge: {
+      accountId: v.accountId,
+      kind: "charge",
+      amountHalalas: -9,
+      product: "verify",
+      reference: v.id,
+      at: at as Millis,
+    },
+  })
+
+  /** Credits `amount` halalas to an account's wallet. */
+  const credit = (accountId: AccountId, amount: number) =>
+    Effect.flatMap(
+      WalletRepo,
+      (wallet) =>
+        wallet.add({ accountId, kind: "credit", amountHalalas: amount, product: null, reference: null, at: 1 }),
+    )
+
   /** The first refusal of an outcome in the pinned order, or "sent". */
   const verdict = (o: SendOutcome) =>
     o._tag === "Stale"
@@ -212,28 +233,9 @@ export const verifyContract = (it: It, options: ContractOptions) => {
         const wallet = yield* WalletRepo
         const apps = yield* ApplicationsRepo
         const app = application(uuid() as AccountId)
-        const credit = (amount: number) =>
-          wallet.add({
-            accountId: app.accountId,
-            kind: "credit",
-            amountHalalas: amount,
-            product: null,
-            reference: null,
-            at: 1,
-          })
-        yield* credit(10)
         const priced = (v: Verification, at: number, cap: number | null) =>
-          sends.send(attemptOf(v, at, Option.none(), {
-            spend: { dayStart: 0 as Millis, capHalalas: cap },
-            charge: {
-              accountId: app.accountId,
-              kind: "charge",
-              amountHalalas: -9,
-              product: "verify",
-              reference: v.id,
-              at: at as Millis,
-            },
-          }))
+          sends.send(attemptOf(v, at, Option.none(), pricedFor(v, at, cap)))
+        yield* credit(app.accountId, 10)
         const firstSend = verification(app)
         const first = yield* priced(firstSend, 1_000, null)
         assert.strictEqual(verdict(first), "sent")
@@ -247,7 +249,7 @@ export const verifyContract = (it: It, options: ContractOptions) => {
         assert.strictEqual(yield* wallet.balance(app.accountId), 1)
         assert.deepStrictEqual(yield* sends.guardStats(app.id, 0 as Millis, 0 as Millis), { sends: 1, verified: 0 })
         // The refused send counted no spend: with the wallet refilled, a cap of 18 admits a second 9.
-        yield* credit(20)
+        yield* credit(app.accountId, 20)
         assert.strictEqual(verdict(yield* priced(verification(app), 3_000, 17)), "spend_cap_reached")
         assert.strictEqual(verdict(yield* priced(verification(app), 3_000, 18)), "sent")
         assert.strictEqual(yield* wallet.balance(app.accountId), 12)
@@ -275,26 +277,8 @@ export const verifyContract = (it: It, options: ContractOptions) => {
           const wallet = yield* WalletRepo
           const tx = yield* Transactor
           const app = application(uuid() as AccountId)
-          yield* wallet.add({
-            accountId: app.accountId,
-            kind: "credit",
-            amountHalalas: 9,
-            product: null,
-            reference: null,
-            at: 1,
-          })
+          yield* credit(app.accountId, 9)
           const to = "+966500000021" as SaudiMobile
-          const charge = (v: Verification, at: number) => ({
-            spend: { dayStart: 0 as Millis, capHalalas: null },
-            charge: {
-              accountId: app.accountId,
-              kind: "charge" as const,
-              amountHalalas: -9,
-              product: "verify",
-              reference: v.id,
-              at: at as Millis,
-            },
-          })
           // A transaction takes the wallet's 9 halalas and holds its row until released.
           const charged = yield* Deferred.make<void>()
           const release = yield* Deferred.make<void>()
@@ -315,7 +299,7 @@ export const verifyContract = (it: It, options: ContractOptions) => {
           yield* Deferred.await(charged)
           // The send's snapshot still sees 9 halalas: it passes, claims the destination, then waits on the wallet.
           const v = verification(app, { to, clientIp: null })
-          const sending = yield* Effect.fork(sends.send(attemptOf(v, 5_000, Option.none(), charge(v, 5_000))))
+          const sending = yield* Effect.fork(sends.send(attemptOf(v, 5_000, Option.none(), pricedFor(v, 5_000, null))))
           // Real time for the statement to reach the wallet's lock (the test's clock does not move by itself).
           yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 200)))
           yield* Deferred.succeed(release, undefined)

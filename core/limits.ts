@@ -21,6 +21,10 @@ export const Http = {
    */
   maxHeaderBytes: 16 * 1024,
   parserMaxHeaderBytes: 64 * 1024,
+  /** JSON bodies nested deeper than this (arrays and objects) are `400 invalid_json`, before any parsing (DECISIONS 18). */
+  maxJsonDepth: 64,
+  /** A refusal quotes at most this many characters of a refused value (a name, a field's value; DECISIONS 18). */
+  maxEchoChars: 256,
 } as const
 
 export const Idempotency = {

@@ -8,6 +8,7 @@ import { randomUUID } from "node:crypto"
 import { Cause, Effect, Exit, Fiber, type ManagedRuntime, Runtime } from "effect"
 import { HeadersTooLarge, MethodNotAllowed, notFound, ProductRetired } from "../../core/errors.ts"
 import { Http } from "../../core/limits.ts"
+import { echo } from "../../core/shared/text.ts"
 import type { ApiAnswer, ApiRequest } from "../../core/pipeline/request.ts"
 import { carriesBody } from "./body.ts"
 import {
@@ -145,7 +146,7 @@ export const makeDispatcher = <R, ER>(
     const allow = allowHeader(methods)
     if (method !== "OPTIONS") {
       return apiError(
-        new MethodNotAllowed({ message: `${method} is not allowed here; use ${allow}.`, allow }),
+        new MethodNotAllowed({ message: `${echo(method)} is not allowed here; use ${allow}.`, allow }),
         requestId,
       )
     }

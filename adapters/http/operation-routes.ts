@@ -5,7 +5,7 @@
  */
 import { Effect, Either } from "effect"
 import type { AccountPrincipal, Principal } from "../../core/pipeline/authenticate.ts"
-import { makeAccountSteps, roleRefusal } from "../../core/pipeline/account.ts"
+import { type AccountCall, makeAccountSteps, roleRefusal } from "../../core/pipeline/account.ts"
 import {
   type CallByName,
   callByNameOperation,
@@ -24,7 +24,7 @@ import type { Params } from "./router.ts"
 export const routerPath = (path: string): string => path.replace(/\{(\w+)\}/g, ":$1")
 
 /** An account operation after its role check: the account steps, then its answer rendered. */
-type AccountRunner = (p: AccountPrincipal, raw: RawInput) => Effect.Effect<ApiAnswer, unknown, any>
+type AccountRunner = (p: AccountPrincipal, call: AccountCall) => Effect.Effect<ApiAnswer, unknown, any>
 
 /**
  * The routes of some declared operations, built once with their services and the order of checks in hand
@@ -50,14 +50,20 @@ export const routesOf = (operations: ReadonlyArray<AnyOperation>) =>
       const withBody = <A, E, R>(req: ApiRequest, then: (body: Json | undefined) => Effect.Effect<A, E, R>) =>
         op.body === undefined ? then(undefined) : Effect.flatMap(requireJson(req), then)
       if (caller._tag === "Account") {
-        const steps = accountSteps(op, (p, input) => op.run(service, p, input))
-        const runner: AccountRunner = (p, raw) => Effect.map(steps(p, raw), render)
+        const locate = op.locate
+        const steps = accountSteps(
+          op,
+          (p, input) => op.run(service, p, input),
+          locate === undefined ? undefined : (p, params) => locate(service, p, params),
+        )
+        const runner: AccountRunner = (p, call) => Effect.map(steps(p, call), render)
         byName.set(op.name, { op, runner })
         routes.push({
           method: op.method,
           path: routerPath(op.path),
+          // The body is read after the 404 step (DECISIONS 10).
           handler: checks.account(caller.roles, (p, req, params) =>
-            withBody(req, (b) => runner(p, rawOf(b, params, req)))),
+            runner(p, { params, input: withBody(req, (b) => Effect.succeed(rawOf(b, params, req))) })),
           withMessage: true,
         })
         continue
@@ -91,14 +97,22 @@ export const routesOf = (operations: ReadonlyArray<AnyOperation>) =>
     }
 
     if (operations.some((op) => op.name === callByNameOperation.name)) {
-      const callByName: CallByName = (p, name, flat, req) => {
+      // 404 unknown_operation and 403 before the body is read; then its path's ids, the route's 404 step, and
+      // only then the fields the operation does not take (DECISIONS 10).
+      const callByName: CallByName = (p, name, req) => {
         const found = byName.get(name)
         if (found === undefined) return Effect.fail(unknownOperation(name, [...byName.keys()]))
         const refused = roleRefusal((found.op.caller as { roles: ReadonlyArray<string> }).roles, p)
         if (refused !== undefined) return Effect.fail(refused)
         return Effect.flatMap(
-          splitFlatInput(found.op, flat),
-          ({ params, query, body }) => found.runner(p, new Raw(body, params, req, baseUrlOf, query)),
+          Effect.flatMap(requireJson(req), (flat) => splitFlatInput(found.op, flat)),
+          ({ params, query, body, refused }) =>
+            found.runner(p, {
+              params,
+              input: refused !== undefined
+                ? Effect.fail(refused)
+                : Effect.succeed(new Raw(body, params, req, baseUrlOf, query)),
+            }),
         )
       }
       const op = callByNameOperation
@@ -107,7 +121,7 @@ export const routesOf = (operations: ReadonlyArray<AnyOperation>) =>
         path: routerPath(op.path),
         handler: checks.account(
           op.caller.roles,
-          (p, req, params) => Effect.flatMap(requireJson(req), (flat) => callByName(p, params.name, flat, req)),
+          (p, req, params) => callByName(p, params.name, req),
         ),
         withMessage: true,
       })

@@ -11,6 +11,7 @@ import {
 } from "../../core/errors.ts"
 import { Http } from "../../core/limits.ts"
 import type { ApiAnswer } from "../../core/pipeline/request.ts"
+import { echo } from "../../core/shared/text.ts"
 
 export interface PlainResponse {
   readonly status: number
@@ -33,9 +34,24 @@ export const answer = (a: ApiAnswer, requestId: string): PlainResponse =>
     ? { status: a.status, headers: { "x-request-id": requestId, ...a.headers }, body: a.body }
     : json(a.status, a.body, requestId, a.headers)
 
+/** `fields` or `errors` with every name and message at most `Http.maxEchoChars` long (DECISIONS 18). */
+const echoed = (named: unknown): unknown => {
+  if (typeof named !== "object" || named === null || Array.isArray(named)) return named
+  const entries = Object.entries(named)
+  return entries.every(([k, v]) =>
+      k.length <= Http.maxEchoChars && (typeof v !== "string" || v.length <= Http.maxEchoChars)
+    )
+    ? named
+    : Object.fromEntries(entries.map(([k, v]) => [echo(k), typeof v === "string" ? echo(v) : v]))
+}
+
 export const apiError = (e: ApiError, requestId: string, withMessage = false) => {
   const body = errorBody(e)
   if (withMessage && body.message === undefined) body.message = defaultMessage(e._tag)
+  // Where a refusal names fields, their names may be the caller's: a last guard that none is quoted whole
+  // (each use case's refusal quotes at most `Http.maxEchoChars` of a value already, through `echo`).
+  if (body.fields !== undefined) body.fields = echoed(body.fields)
+  if (body.errors !== undefined) body.errors = echoed(body.errors)
   return json(HttpStatus[e._tag], body, requestId, errorHeaders(e))
 }
 

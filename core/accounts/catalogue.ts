@@ -4,7 +4,7 @@
  * /v1/operations/{name}` calls one by name with one flat object of its path, query and body fields, answering
  * exactly as its route would (approval and idempotency included).
  */
-import { Effect, Either, JSONSchema, Schema } from "effect"
+import { Effect, Either, JSONSchema, Schema, SchemaAST } from "effect"
 import { Approvals } from "../approvals/service.ts"
 import { InvalidRequest, UnknownOperation } from "../errors.ts"
 import { Lists } from "../limits.ts"
@@ -14,6 +14,7 @@ import { makeCursors } from "../pipeline/cursor.ts"
 import { type AnyOperation, operation, type RawInput } from "../pipeline/operation.ts"
 import type { ApiAnswer, ApiRequest } from "../pipeline/request.ts"
 import type { Json } from "../shared/json.ts"
+import { echo } from "../shared/text.ts"
 import { everyRole } from "./callers.ts"
 import { decodeQuery, listParameters, ListQuery, page, PageOf } from "./lists.ts"
 
@@ -45,7 +46,7 @@ export const didYouMean = (typed: string, names: ReadonlyArray<string>): Array<s
 export const unknownOperation = (typed: string, names: ReadonlyArray<string>) => {
   const suggestions = didYouMean(typed, names)
   return new UnknownOperation({
-    message: `No account operation is named "${typed}".` +
+    message: `No account operation is named "${echo(typed)}".` +
       (suggestions.length > 0 ? ` Did you mean ${suggestions.join(", ")}?` : " `GET /v1/operations` lists them."),
     did_you_mean: suggestions,
   })
@@ -65,21 +66,45 @@ export const flatInputSchema = (op: AnyOperation): Schema.Schema<any, any> => {
   return Schema.Struct({ ...fields, ...bodyFields(op) } as Schema.Struct.Fields) as unknown as Schema.Schema<any, any>
 }
 
-/** JSON Schema 2020-12 of the flat input, generated from the declared Schemas (never written by hand). */
+/**
+ * JSON Schema 2020-12 of the flat input, generated from the declared Schemas (never written by hand). An
+ * operation that takes no field is the empty object (DECISIONS 16: the schema describes the flat input object),
+ * not the generator's `anyOf [object, array]` for TypeScript's `{}`: the server refuses an array and every field.
+ */
 export const inputJsonSchema = (op: AnyOperation): unknown => {
-  const { $schema: _, ...schema } = JSONSchema.make(flatInputSchema(op), { target: "jsonSchema2020-12" })
+  const flat = flatInputSchema(op)
+  if (
+    SchemaAST.isTypeLiteral(flat.ast) && flat.ast.propertySignatures.length === 0 &&
+    flat.ast.indexSignatures.length === 0
+  ) {
+    return {
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      type: "object",
+      required: [],
+      properties: {},
+      additionalProperties: false,
+    }
+  }
+  const { $schema: _, ...schema } = JSONSchema.make(flat, { target: "jsonSchema2020-12" })
   return { $schema: "https://json-schema.org/draft/2020-12/schema", ...schema }
 }
 
 /**
  * A flat input split as the route would have it: path parameters, query parameters (as their text), and
- * the rest as the body. An operation that reads no body refuses every other field (`unknown`).
+ * the rest as the body. An operation that reads no body refuses every other field (`unknown`). A path
+ * parameter missing or not a string fails at once (no record can be looked up without it); the other refusals
+ * come as `refused`, for after the 404 step (DECISIONS 10).
  */
 export const splitFlatInput = (
   op: AnyOperation,
   flat: Json,
 ): Effect.Effect<
-  { params: Record<string, string>; query: URLSearchParams; body: Json | undefined },
+  {
+    params: Record<string, string>
+    query: URLSearchParams
+    body: Json | undefined
+    refused: InvalidRequest | undefined
+  },
   InvalidRequest
 > => {
   const params: Record<string, string> = {}
@@ -87,42 +112,46 @@ export const splitFlatInput = (
   const body: Record<string, unknown> = { ...flat }
   const fields: Record<string, string> = {}
   const errors: Record<string, string> = {}
+  let pathRefused = false
   for (const p of op.parameters) {
     const value = body[p.name]
     delete body[p.name]
     if (value === undefined || value === null) {
-      if (p.in === "path") (fields[p.name] = "is required", errors[p.name] = "required")
+      if (p.in === "path") (fields[p.name] = "is required", errors[p.name] = "required", pathRefused = true)
       continue
     }
     if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") {
       fields[p.name] = "must be a string"
       errors[p.name] = "invalid"
+      if (p.in === "path") pathRefused = true
       continue
     }
     if (p.in === "path") params[p.name] = String(value)
     else query.set(p.name, String(value))
   }
   if (op.body === undefined) {
-    for (const name of Object.keys(body)) (fields[name] = "is not a field of this operation", errors[name] = "unknown")
+    for (const name of Object.keys(body).map(echo)) {
+      fields[name] = "is not a field of this operation"
+      errors[name] = "unknown"
+    }
   }
   const names = Object.keys(errors)
-  if (names.length > 0) {
-    return Effect.fail(
-      new InvalidRequest({
-        message: names.length === 1 ? `\`${names[0]}\` ${fields[names[0]]}` : `${names.length} fields are refused.`,
-        fields,
-        errors,
-      }),
-    )
-  }
-  return Effect.succeed({ params, query, body: op.body === undefined ? undefined : body as Json })
+  const refused = names.length === 0 ? undefined : new InvalidRequest({
+    message: names.length === 1 ? `\`${names[0]}\` ${fields[names[0]]}` : `${names.length} fields are refused.`,
+    fields,
+    errors,
+  })
+  if (refused !== undefined && pathRefused) return Effect.fail(refused)
+  return Effect.succeed({ params, query, body: op.body === undefined ? undefined : body as Json, refused })
 }
 
-/** Calls an account operation by name for a principal (built by the HTTP edge, which holds every operation). */
+/**
+ * Calls an account operation by name for a principal (built by the HTTP edge, which holds every operation):
+ * an unknown name is `404 unknown_operation` before the body is read.
+ */
 export type CallByName = (
   p: AccountPrincipal,
   name: string,
-  flat: Json,
   req: ApiRequest,
 ) => Effect.Effect<ApiAnswer, unknown, any>
 

@@ -79,6 +79,7 @@ export const approvalOperations = [
     errors: [NotFound],
     idempotent: false,
     service: Approvals,
+    locate: (a, p, params) => a.show(p.account.id, params.id ?? ""),
     run: (a, p, id: string) => a.show(p.account.id, id),
   }),
   decisionOperation("approve", "approved", "Approves a pending approval: the same request sent again runs once."),

@@ -14,6 +14,7 @@ import { ApprovalDenied, ApprovalRequired, InvalidRequest, InvalidState, notFoun
 import { Approvals as Limits } from "../limits.ts"
 import type { AccountId } from "../shared/brands.ts"
 import { isUuid } from "../shared/brands.ts"
+import { echo } from "../shared/text.ts"
 import { untracedStacks } from "../shared/tracing.ts"
 import { AccountCatalogue } from "../pipeline/catalogue.ts"
 import {
@@ -145,8 +146,8 @@ export class Approvals extends Effect.Service<Approvals>()("core/Approvals", {
         const unknown = operations.filter((o) => !names.has(o))
         if (unknown.length > 0) {
           return yield* new InvalidRequest({
-            message: `Not account operations: ${unknown.join(", ")}.`,
-            fields: { operations: `not account operations: ${unknown.join(", ")}` },
+            message: `Not account operations: ${echo(unknown.join(", "))}.`,
+            fields: { operations: `not account operations: ${echo(unknown.join(", "))}` },
             errors: { operations: "invalid" },
           })
         }

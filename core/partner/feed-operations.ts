@@ -9,7 +9,7 @@ import { decodeQueryWith } from "../pipeline/decode.ts"
 import { InvalidRequest, ServiceNotFound } from "../pipeline/errors.ts"
 import { type AnyOperation, operation, type Parameter } from "../pipeline/operation.ts"
 import { SaudiMobileFromString } from "../shared/phone.ts"
-import { codePointLength, isStorableText } from "../shared/text.ts"
+import { codePointLength, echo, isStorableText } from "../shared/text.ts"
 import { maxReferenceLength } from "../verify/requests.ts"
 import { PartnerFeedEvents } from "./feed-events.ts"
 import { PartnerFeed } from "./feed.ts"
@@ -211,7 +211,7 @@ export const partnerFeedOperations = [
     parameters: [],
     body: undefined,
     decode: ({ query }) => {
-      const names = [...query.keys()]
+      const names = [...query.keys()].map(echo)
       return names.length === 0 ? Either.right(undefined) : Either.left(
         new InvalidRequest({
           message: `\`${names[0]}\` is not a parameter of this operation.`,

@@ -4,7 +4,10 @@
  *   403 insufficient_role · 404 not_found (an `{application}` of another account, or none) · the operation's
  *   own checks (its input: 400 first) · 428 approval_required last · the use case · the audit record.
  *
- * Routes and call by name (`POST /v1/operations/{name}`) both run an operation through `accountSteps`.
+ * Routes and call by name (`POST /v1/operations/{name}`) both run an operation through `accountSteps`. The
+ * 404 step reads only the path's ids: the rest of the input (the body parsed, `400 invalid_json`; a call by
+ * name's fields that are not the operation's) is read after it, so an unknown or another account's id answers
+ * `404 not_found` whatever the body holds.
  */
 import { Effect, Either, Option } from "effect"
 import { ApplicationsRepo } from "../../ports/store/accounts.ts"
@@ -13,12 +16,19 @@ import { Secrets } from "../../ports/secrets.ts"
 import { roleNeeds } from "../accounts/callers.ts"
 import { Approvals } from "../approvals/service.ts"
 import type { ApprovalInput } from "../approvals/model.ts"
-import { InsufficientRole, notFound } from "../errors.ts"
+import { type ApiError, InsufficientRole, notFound } from "../errors.ts"
 import { type ApplicationId, isUuid } from "../shared/brands.ts"
 import type { AccountPrincipal } from "./authenticate.ts"
 import type { AnyOperation, RawInput } from "./operation.ts"
 
 export type AccountStepsServices = ApplicationsRepo | Approvals | AuditRepo | Secrets
+
+/** One call's input as the steps take it: the path's ids, and the rest, read once the 404 step passed. */
+export interface AccountCall {
+  readonly params: Readonly<Record<string, string>>
+  /** The request's input; fails with step 4's first refusals (`400 invalid_json`, a field that is not the operation's). */
+  readonly input: Effect.Effect<RawInput, ApiError>
+}
 
 /** 403 `insufficient_role`, or undefined when the token's person holds one of the roles. */
 export const roleRefusal = (roles: ReadonlyArray<string>, p: AccountPrincipal): InsufficientRole | undefined =>
@@ -42,7 +52,8 @@ export const approvalInput = (op: AnyOperation, raw: RawInput): ApprovalInput =>
 
 /**
  * Builds, once, the steps after the role check for one account operation; `run` is the use case with its
- * service in hand. Answers the use case's output.
+ * service in hand, `locate` its own 404 step (the record its path names is the account's), if it has one.
+ * Answers the use case's output.
  */
 export const makeAccountSteps = Effect.gen(function* () {
   const apps = yield* ApplicationsRepo
@@ -52,16 +63,19 @@ export const makeAccountSteps = Effect.gen(function* () {
   return <O, E, R>(
     op: AnyOperation,
     run: (p: AccountPrincipal, input: unknown) => Effect.Effect<O, E, R>,
+    locate?: (p: AccountPrincipal, params: Readonly<Record<string, string>>) => Effect.Effect<unknown, unknown, R>,
   ) =>
-  (p: AccountPrincipal, raw: RawInput): Effect.Effect<O, unknown, R> =>
+  (p: AccountPrincipal, call: AccountCall): Effect.Effect<O, unknown, R> =>
     Effect.gen(function* () {
-      // 404: an application named in the path is one of the token's account.
-      const application = raw.params.application
+      // 404: an application named in the path is one of the token's account; so is the operation's own record.
+      const application = call.params.application
       if (application !== undefined) {
         const found = isUuid(application) ? yield* apps.get(application as ApplicationId) : Option.none()
         if (Option.isNone(found) || found.value.accountId !== p.account.id) return yield* notFound
       }
-      // The operation's own checks: its input.
+      if (locate !== undefined) yield* locate(p, call.params)
+      // The operation's own checks: the body read (400 invalid_json), then its input.
+      const raw = yield* call.input
       const input = op.decode(raw)
       if (Either.isLeft(input)) return yield* input.left
       // 428 last.

@@ -7,15 +7,17 @@
  */
 import { Either, Option, ParseResult, Schema, SchemaAST } from "effect"
 import { InvalidRequest } from "./errors.ts"
+import { echo } from "../shared/text.ts"
 
 /** The annotation naming a field's refusal code. */
 export const ErrorCode: unique symbol = Symbol.for("sa-messaging/ErrorCode")
 
+/** A field's name as a refusal gives it: its path, at most `Http.maxEchoChars` of it (its keys are the caller's). */
 const nameOf = (path: ReadonlyArray<PropertyKey>): string =>
-  path.reduce<string>(
+  echo(path.reduce<string>(
     (name, key) => (typeof key === "number" ? `${name}[${key}]` : name === "" ? String(key) : `${name}.${String(key)}`),
     "",
-  )
+  ))
 
 /** The code of one issue: its Schema's own, else by kind. */
 const codeOf = (issue: ParseResult.ParseIssue): string => {
@@ -28,13 +30,16 @@ const codeOf = (issue: ParseResult.ParseIssue): string => {
   return "invalid"
 }
 
-/** A field's message: the Schema's own where it has one, else the formatter's sentence. */
+/**
+ * A field's message: the Schema's own where it has one, else the formatter's sentence, which quotes the refused
+ * value (`Expected "sms" | "whatsapp", actual "…"`): at most `Http.maxEchoChars` of it.
+ */
 const messageOf = (issue: ParseResult.ParseIssue): string =>
   issue._tag === "Missing"
     ? "is required"
     : issue._tag === "Unexpected"
     ? "is not a field of this operation"
-    : ParseResult.TreeFormatter.formatIssueSync(issue)
+    : echo(ParseResult.TreeFormatter.formatIssueSync(issue))
 
 /** Every leaf issue with its path (the formatter's own walk, keeping the issue for its code). */
 const leaves = (
@@ -77,7 +82,7 @@ export const decodeWith = <A, I>(schema: Schema.Schema<A, I>) => {
     schema.ast.indexSignatures.length === 0
   return (input: unknown): Either.Either<A, InvalidRequest> => {
     if (noFields && typeof input === "object" && input !== null && !Array.isArray(input)) {
-      const extra = Object.keys(input)
+      const extra = Object.keys(input).map(echo)
       if (extra.length > 0) {
         return Either.left(refusal(
           Object.fromEntries(extra.map((k) => [k, "is not a field of this operation"])),

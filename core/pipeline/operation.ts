@@ -106,6 +106,15 @@ export interface Operation<
   /** The use case's service, looked up once when the routes are built. */
   readonly service: Context.Tag<any, Service>
   readonly run: (service: Service, principal: PrincipalOf<C>, input: Input) => Effect.Effect<Output, unknown, R>
+  /**
+   * An account operation's own 404 step: the record its path names (`{id}`) is the token's account's, else
+   * `404 not_found`. Runs before the input is read (DECISIONS 10: 404 before the operation's 400s).
+   */
+  readonly locate?: (
+    service: Service,
+    principal: PrincipalOf<C>,
+    params: Readonly<Record<string, string>>,
+  ) => Effect.Effect<unknown, unknown, R>
 }
 
 /** An operation of any types, as the route table and the document take them. */

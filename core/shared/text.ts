@@ -3,6 +3,18 @@
  * surrogate; JSON can carry both (`"\u0000"`, `"\ud800"`). Such strings are refused at the edge as
  * `400 invalid_request` naming the field, on every store alike, instead of failing inside the database.
  */
+import { Http } from "../limits.ts"
+
+/**
+ * A refused value as a refusal quotes it (a name, a field's value, a message built on one): its first
+ * `Http.maxEchoChars` characters, then `…` when there were more (DECISIONS 18). A surrogate pair is not split.
+ */
+export const echo = (s: string): string => {
+  const max = Http.maxEchoChars
+  if (s.length <= max) return s
+  const c = s.charCodeAt(max - 1)
+  return `${s.slice(0, c >= 0xd800 && c <= 0xdbff ? max - 1 : max)}…`
+}
 
 /** True when `s` holds no NUL and no unpaired surrogate. */
 export const isStorableText = (s: string): boolean => {
@@ -50,7 +62,7 @@ export const unstorableFields = (value: unknown): Record<string, string> | undef
   while (pending.length > 0) {
     const [v, path] = pending.pop()!
     if (typeof v === "string") {
-      if (!isStorableText(v)) (found ??= {})[path === "" ? "body" : path] = unstorableMessage
+      if (!isStorableText(v)) (found ??= {})[path === "" ? "body" : echo(path)] = unstorableMessage
     } else if (Array.isArray(v)) {
       for (let i = v.length - 1; i >= 0; i--) pending.push([v[i], `${path}[${i}]`])
     } else if (typeof v === "object" && v !== null) {
@@ -58,7 +70,7 @@ export const unstorableFields = (value: unknown): Record<string, string> | undef
       for (let i = keys.length - 1; i >= 0; i--) {
         const key = keys[i]
         if (isStorableText(key)) pending.push([(v as Record<string, unknown>)[key], fieldName(path, key)])
-        else (found ??= {})[fieldName(path, JSON.stringify(key).slice(1, -1))] = unstorableMessage
+        else (found ??= {})[echo(fieldName(path, JSON.stringify(key).slice(1, -1)))] = unstorableMessage
       }
     }
   }

@@ -109,6 +109,7 @@ export const walletAccountOperations = [
     errors: [NotFound],
     idempotent: false,
     service: WalletTopups,
+    locate: (t, p, params) => t.proformaOf(p.account.id, params.id ?? ""),
     run: (t, p, id: string) =>
       Effect.map(t.proformaPdf(p.account.id, id), (pdf) => ({
         status: 200,

@@ -189,12 +189,17 @@ export class WalletTopups extends Effect.Service<WalletTopups>()("core/WalletTop
       }))
     })
 
+    /** A proforma of the account (another account's, or none: `not_found`). */
+    const proformaOf = (accountId: AccountId, id: string) =>
+      Effect.flatMap(
+        isUuid(id) ? proformas.get(id) : Effect.succeedNone,
+        (found) => Option.isNone(found) || found.value.accountId !== accountId ? notFound : Effect.succeed(found.value),
+      )
+
     /** A proforma of the account as a PDF (another account's, or none: `not_found`). */
     const proformaPdf = Effect.fn("WalletTopups.proformaPdf", untracedStacks)(
       function* (accountId: AccountId, id: string) {
-        const found = isUuid(id) ? yield* proformas.get(id) : Option.none()
-        if (Option.isNone(found) || found.value.accountId !== accountId) return yield* notFound
-        const p = proformaJson(found.value, yield* Clock.currentTimeMillis)
+        const p = proformaJson(yield* proformaOf(accountId, id), yield* Clock.currentTimeMillis)
         const bytes = yield* documents.proformaPdf({
           number: p.number,
           issuedAt: p.issued_at,
@@ -211,6 +216,6 @@ export class WalletTopups extends Effect.Service<WalletTopups>()("core/WalletTop
       },
     )
 
-    return { createLink, payLink, createProforma, settleProforma, proformaPdf } as const
+    return { createLink, payLink, createProforma, settleProforma, proformaOf, proformaPdf } as const
   }),
 }) {}

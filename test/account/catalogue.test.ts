@@ -157,11 +157,20 @@ describe("DECISIONS 10: POST /v1/operations/{name} answers as the route would (a
     const missing = await s.call("POST", "/v1/operations/applications.unpause", { key: token, body: {} })
     expect(missing.status).toBe(400)
     expect(missing.body.errors).toEqual({ application: "required" })
+    // An approval of the account (unpausing asks for one), read with a field the read does not take.
+    const asked = await s.call("POST", `/v1/applications/${app.id}/unpause`, { key: token, body: {} })
+    expect(asked.status).toBe(428)
     const readExtra = await s.call("POST", "/v1/operations/approvals.show", {
+      key: token,
+      body: { id: asked.body.approval.id, x: 1 },
+    })
+    expect(readExtra.body.errors).toEqual({ x: "unknown" })
+    // An unknown id: 404 before the operation's 400 (DECISIONS 10).
+    const unknownExtra = await s.call("POST", "/v1/operations/approvals.show", {
       key: token,
       body: { id: crypto.randomUUID(), x: 1 },
     })
-    expect(readExtra.body.errors).toEqual({ x: "unknown" })
+    expect([unknownExtra.status, unknownExtra.body.error]).toEqual([404, "not_found"])
   })
 
   it("the role check applies by name too", async () => {

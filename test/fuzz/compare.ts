@@ -119,9 +119,51 @@ export const isBare = (a: Answer): boolean => {
 }
 
 /**
+ * The longest text a refusal may hold in one string (a key or a value): 256 characters quoted from a refused
+ * value (DECISIONS 18) inside a sentence of ours.
+ */
+export const maxRefusalString = 256 + 200
+
+/** The longest string (key or value) in a JSON value, walked without recursion. */
+const longestString = (v: unknown): number => {
+  let longest = 0
+  const pending: Array<unknown> = [v]
+  while (pending.length > 0) {
+    const x = pending.pop()
+    if (typeof x === "string") longest = Math.max(longest, x.length)
+    else if (Array.isArray(x)) pending.push(...x)
+    else if (x !== null && typeof x === "object") {
+      for (const [k, y] of Object.entries(x)) {
+        longest = Math.max(longest, k.length)
+        pending.push(y)
+      }
+    }
+  }
+  return longest
+}
+
+/** What a fixed case says every way in answers, broken: `expected 400 invalid_json, got 500 internal_error`. */
+export const expectationFaults = (
+  expected: { readonly status: number; readonly error: string; readonly maxBody: number } | undefined,
+  a: Answer,
+): Array<string> => {
+  if (expected === undefined || a.dropped !== undefined) return []
+  const out: Array<string> = []
+  const got = summary(a)
+  if (got !== `${expected.status} ${expected.error}`) {
+    out.push(`expected ${expected.status} ${expected.error}, got ${got}`)
+  }
+  if (a.body.length > expected.maxBody) {
+    out.push(`a refusal of ${a.body.length} characters (at most ${expected.maxBody})`)
+  }
+  return out
+}
+
+/**
  * The rules every answer keeps whatever the others say: a whole answer; one `X-Request-Id` that is a UUID;
  * no 5xx (but `502 send_failed`, the simulated network refusing `+966500000001`, is the catalogue's answer
- * for that number); a catalogue error (its status the catalogue's) or a success; no body on HEAD and 204.
+ * for that number); a catalogue error (its status the catalogue's) or a success; no body on HEAD and 204; a
+ * refusal quoting no more than 256 characters of a value (no string in it over `maxRefusalString`).
  */
 export const faults = (a: Answer, method: string): Array<string> => {
   if (a.dropped !== undefined) return [`dropped connection (${a.dropped})`]
@@ -154,6 +196,9 @@ export const faults = (a: Answer, method: string): Array<string> => {
   }
   if (!headerValues(a, "content-type").some((v) => /^application\/json\b/.test(v))) {
     out.push("content-type not application/json")
+  }
+  if (a.status >= 400 && longestString(body.json) > maxRefusalString) {
+    out.push(`a refusal holding a string over ${maxRefusalString} characters (a refused value quoted whole)`)
   }
   return out
 }
@@ -224,7 +269,11 @@ const differenceClasses = (
   })
 }
 
-export const judge = (method: string, answers: Readonly<Record<TargetName, Answer>>): Verdict => {
+export const judge = (
+  method: string,
+  answers: Readonly<Record<TargetName, Answer>>,
+  expected?: { readonly status: number; readonly error: string; readonly maxBody: number },
+): Verdict => {
   const names = targetNames.filter((t) => answers[t] !== undefined)
   const byView = new Map<string, Array<TargetName>>()
   for (const t of names) {
@@ -241,7 +290,7 @@ export const judge = (method: string, answers: Readonly<Record<TargetName, Answe
     const a = answers[t]
     if (a.dropped !== undefined) dropped++
     else if (a.status >= 500 && !(a.status === 502 && errorCode(a) === "send_failed")) fiveXX++
-    for (const f of faults(a, method)) found.push(`${t}: ${f}`)
+    for (const f of [...faults(a, method), ...expectationFaults(expected, a)]) found.push(`${t}: ${f}`)
   }
   // Faults shared by several ways in are one class.
   const merged = new Map<string, Array<string>>()

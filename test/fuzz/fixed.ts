@@ -1,4 +1,5 @@
 /** The cases every fuzz run sends first, whatever the seed. */
+import { consoleToken } from "./generate.ts"
 import type { FuzzRequest } from "./request.ts"
 
 const utf8 = (s: string) => new Uint8Array(Buffer.from(s, "utf8"))
@@ -6,6 +7,110 @@ const json = (s: string) => ({ body: utf8(s), framing: "length" as const })
 const host = ["Host", "fuzz.test"] as const
 const live = ["Authorization", "Bearer {{LIVE}}"] as const
 const jsonType = ["Content-Type", "application/json"] as const
+
+const consoleAuth = ["Authorization", `Bearer ${consoleToken}`] as const
+
+/** DECISIONS 18: deeper than 64 levels is `400 invalid_json`, answered before any parsing, in a small body. */
+const invalidJson = { status: 400, error: "invalid_json", maxBody: 200 } as const
+/** DECISIONS 18: a refusal quotes at most 256 characters of the refused value, so it stays small. */
+const refused = (error: string, status = 400) => ({ status, error, maxBody: 1_500 }) as const
+
+/** Arrays nested `n` deep. */
+const deep = (n: number) => `${"[".repeat(n)}${"]".repeat(n)}`
+const long = "x".repeat(100_000)
+
+/** Deep nesting (65, 4,000 and ~900 KB of it) and 100 KB values where they are refused. */
+const deepAndLong: ReadonlyArray<FuzzRequest> = [
+  {
+    label: "65 levels of nesting (one too many)",
+    method: "POST",
+    target: "/v1/verify/start",
+    headers: [host, live, jsonType],
+    ...json(`{"to":"0551234567","reference":${deep(64)}}`),
+    expect: invalidJson,
+  },
+  {
+    label: "64 levels of nesting (JSON like any other: reference is not a string)",
+    method: "POST",
+    target: "/v1/verify/start",
+    headers: [host, live, jsonType],
+    ...json(`{"to":"0551234567","reference":${deep(63)}}`),
+    expect: refused("invalid_request"),
+  },
+  {
+    // It was a 500: the Schema formatter's quote of the value overflowed the stack.
+    label: "4,000 levels of nesting in a Schema-decoded field (console approval policy)",
+    method: "PUT",
+    target: "/console/v1/accounts/{{ACCOUNT}}/approval-policy",
+    headers: [host, consoleAuth, jsonType],
+    ...json(`{"operations":${deep(4_000)}}`),
+    expect: invalidJson,
+  },
+  {
+    label: "~900 KB of nesting on Verify start",
+    method: "POST",
+    target: "/v1/verify/start",
+    headers: [host, live, jsonType],
+    ...json(`{"to":"0551234567","reference":${deep(450_000)}}`),
+    expect: invalidJson,
+  },
+  {
+    label: "~900 KB of nesting on a console write",
+    method: "POST",
+    target: "/console/v1/accounts/{{ACCOUNT}}/wallet/credit",
+    headers: [host, consoleAuth, jsonType],
+    ...json(`{"amount_halalas":${deep(450_000)}}`),
+    expect: invalidJson,
+  },
+  {
+    label: "~900 KB of nesting on the account API (no token: 401 before the body)",
+    method: "POST",
+    target: "/v1/applications/{{APP}}/unpause",
+    headers: [host, jsonType],
+    ...json(`{"x":${deep(450_000)}}`),
+    expect: { status: 401, error: "unauthorized", maxBody: 200 },
+  },
+  {
+    label: "a 100 KB string where a list is due (console approval policy)",
+    method: "PUT",
+    target: "/console/v1/accounts/{{ACCOUNT}}/approval-policy",
+    headers: [host, consoleAuth, jsonType],
+    ...json(JSON.stringify({ operations: long })),
+    expect: refused("invalid_request"),
+  },
+  {
+    label: "100 KB of an unknown operation name (console approval policy)",
+    method: "PUT",
+    target: "/console/v1/accounts/{{ACCOUNT}}/approval-policy",
+    headers: [host, consoleAuth, jsonType],
+    ...json(JSON.stringify({ operations: [long] })),
+    expect: refused("invalid_request"),
+  },
+  {
+    label: "a field named by 100 KB of text holding NUL (Verify start)",
+    method: "POST",
+    target: "/v1/verify/start",
+    headers: [host, live, jsonType],
+    ...json(`{"to":"0551234567","${long}\\u0000":1}`),
+    expect: refused("invalid_request"),
+  },
+  {
+    label: "a 100 KB channel (Verify start)",
+    method: "POST",
+    target: "/v1/verify/start",
+    headers: [host, live, jsonType],
+    ...json(JSON.stringify({ to: "0551234567", channel: long })),
+    expect: refused("unsupported_channel", 422),
+  },
+  {
+    label: "a 100 KB destination (Verify start)",
+    method: "POST",
+    target: "/v1/verify/start",
+    headers: [host, live, jsonType],
+    ...json(JSON.stringify({ to: long })),
+    expect: refused("invalid_destination", 422),
+  },
+]
 
 export const fixedCases: ReadonlyArray<FuzzRequest> = [
   {
@@ -154,7 +259,9 @@ export const fixedCases: ReadonlyArray<FuzzRequest> = [
     target: "/v1/verify/start",
     headers: [host, live, jsonType],
     ...json(`{"to":"0551234567","reference":${"[".repeat(10_000)}${"]".repeat(10_000)}}`),
+    expect: invalidJson,
   },
+  ...deepAndLong,
   {
     label: "a chunked body",
     method: "POST",

@@ -127,7 +127,7 @@ export const runFuzz = async (options: FuzzOptions): Promise<FuzzReport> => {
       }))
       helpers += await track(targets, req.method, answers)
       const byName = Object.fromEntries(targets.map((t, i) => [t.name, answers[i]])) as Record<TargetName, Answer>
-      return { answers: byName, verdict: judge(req.method, byName) }
+      return { answers: byName, verdict: judge(req.method, byName, req.expect) }
     }
 
     /**

@@ -129,6 +129,7 @@ const routeArb: fc.Arbitrary<string> = fc.oneof(
       app.map((a) => `/console/v1/applications/${a}/verify-settings`),
       account.map((a) => `/console/v1/accounts/${a}/sandbox-destinations`),
       account.map((a) => `/console/v1/accounts/${a}/wallet/credit`),
+      account.map((a) => `/console/v1/accounts/${a}/approval-policy`),
       fc.constant("/console/v1/simulator/sms"),
       app.map((a) => `/console/v1/applications/${a}/webhook`),
       fc.constant("/console/v1/webhook-deliveries"),
@@ -578,14 +579,36 @@ const checkBody = fc.tuple(
   ),
 ).map(([id, code]) => `{"id":"${id}","code":${code}}`)
 
-const nested = fc.tuple(fc.integer({ min: 1, max: 12_000 }), fc.constantFrom("array", "object", "mixed"), fc.boolean())
-  .map(([depth, kind, inField]) => {
+/** Nesting around the 64 levels allowed (DECISIONS 18) and far past them, alone or in a field decoders read. */
+const nested = fc.tuple(
+  fc.oneof(fc.integer({ min: 1, max: 12_000 }), fc.integer({ min: 60, max: 70 })),
+  fc.constantFrom("array", "object", "mixed"),
+  fc.constantFrom(undefined, "reference", "reference", "amount_halalas", "name", "code", "id", "to"),
+)
+  .map(([depth, kind, field]) => {
     const open = kind === "array" ? "[" : kind === "object" ? '{"a":' : '{"a":['
     const close = kind === "array" ? "]" : kind === "object" ? "}" : "]}"
     const n = kind === "mixed" ? Math.ceil(depth / 2) : depth
     const inner = `${open.repeat(n)}1${close.repeat(n)}`
-    return inField ? `{"to":"0551234567","reference":${inner}}` : inner
+    return field === undefined ? inner : `{"to":"0551234567","${field}":${inner}}`
   })
+
+/**
+ * A value or a field name of 257 to 20,000 characters where it is refused: a refusal quotes at most 256 of
+ * it (DECISIONS 18; compare.ts `faults` holds every refusal to that).
+ */
+const longEcho = fc.tuple(
+  fc.constantFrom("to", "channel", "reference", "code", "id", "amount_halalas", "name", "operations", "a field name"),
+  fc.integer({ min: 257, max: 20_000 }),
+  fc.constantFrom("q", "é", "ق", "\\", '"'),
+  fc.constantFrom("string", "list", "number-like"),
+).map(([field, n, c, shape]) => {
+  const text = c.repeat(n)
+  const value = shape === "list" ? [text] : shape === "number-like" ? "9".repeat(n) : text
+  return field === "a field name"
+    ? JSON.stringify({ to: "0551234567", [text]: 1 })
+    : JSON.stringify({ to: "0551234567", [field]: value })
+})
 
 const hugeNumbers = fc.constantFrom(
   '{"to":1e400}',
@@ -633,6 +656,7 @@ export const bodyArb: fc.Arbitrary<Uint8Array> = fc.oneof(
   { weight: 3, arbitrary: textBody(jsonValue.map((v) => JSON.stringify(v))) },
   { weight: 1, arbitrary: textBody(fc.jsonValue({ maxDepth: 2 }).map((v) => `\ufeff${JSON.stringify(v)}`)) },
   { weight: 2, arbitrary: textBody(nested) },
+  { weight: 2, arbitrary: textBody(longEcho) },
   { weight: 2, arbitrary: textBody(hugeNumbers) },
   { weight: 2, arbitrary: withInvalidUtf8 },
   { weight: 2, arbitrary: fc.uint8Array({ maxLength: 120 }) },

@@ -23,6 +23,11 @@ export interface FuzzRequest {
   readonly chunks?: ReadonlyArray<number>
   /** A name for the fixed cases. */
   readonly label?: string
+  /**
+   * What every way in must answer (fixed cases): this status and error code, in a body of at most `maxBody`
+   * characters (a refusal quotes at most 256 characters of a refused value, DECISIONS 18).
+   */
+  readonly expect?: { readonly status: number; readonly error: string; readonly maxBody: number }
 }
 
 /**

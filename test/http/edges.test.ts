@@ -133,17 +133,15 @@ describe('DECISIONS 18: "JSON nested deeper than 64 levels: `400 invalid_json`, 
         const half = 450_000
         const deep = `${"[".repeat(half)}${"]".repeat(half)}`
         for (const [path, key, body] of all) {
-          const t0 = performance.now()
           const res = await call("POST", path, { key, rawBody: body(deep) })
-          const ms = performance.now() - t0
           expect({ path, status: res.status, error: res.body.error }).toEqual({
             path,
             status: 400,
             error: "invalid_json",
           })
+          // A parse of it took 0.15 to 1.4 s; the scan stops at the 65th bracket (no timing is asserted here:
+          // the scan's early stop is held by the nesting scan's own tests).
           expect(res.text.length).toBeLessThan(200)
-          // A parse of it took 0.15 to 1.4 s; the scan stops at the 65th bracket (the rest is reading 900 KB).
-          expect(ms).toBeLessThan(500)
         }
       })
     })

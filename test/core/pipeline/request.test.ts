@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "effect/FastCheck"
-import { type ApiRequest, presentedCredential } from "../../../core/pipeline/request.ts"
+import { type ApiRequest, nestsWithin, presentedCredential } from "../../../core/pipeline/request.ts"
 
 const requestWith = (headers: Record<string, string>): ApiRequest => ({
   method: "GET",
@@ -44,4 +44,30 @@ describe("A key is presented as `Authorization: Bearer <key>` or `x-api-key: <ke
     expect(presentedCredential(requestWith({ "x-api-key": "  " }))).toBeUndefined()
     expect(presentedCredential(requestWith({}))).toBeUndefined()
   })
+})
+
+/** The depth of a parsed JSON value: `{}` and `[]` are one level, a scalar none. */
+const depthOf = (value: unknown): number =>
+  typeof value === "object" && value !== null
+    ? 1 + Math.max(0, ...Object.values(value as Record<string, unknown>).map(depthOf))
+    : 0
+
+describe("JSON nested deeper than 64 levels: `400 invalid_json`, answered before any work on it (DECISIONS 18)", () => {
+  it.prop(
+    "the scan's verdict on any JSON text is the parsed value's depth against the bound, strings and escapes included",
+    [fc.jsonValue({ maxDepth: 8 }), fc.integer({ min: 0, max: 9 })],
+    ([value, max]) => {
+      const text = JSON.stringify(value)
+      expect(nestsWithin(text, max)).toBe(depthOf(value) <= max)
+    },
+  )
+
+  it.prop(
+    "brackets n deep with strings holding brackets, quotes and backslashes inside: within 64 exactly when n <= 64",
+    [fc.integer({ min: 60, max: 70 }), fc.string({ maxLength: 5 })],
+    ([n, inner]) => {
+      const text = `${"[".repeat(n)}${JSON.stringify(`[{"\\${inner}`)}${"]".repeat(n)}`
+      expect(nestsWithin(text, 64)).toBe(n <= 64)
+    },
+  )
 })

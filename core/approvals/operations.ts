@@ -67,7 +67,8 @@ export const approvalOperations = [
   operation({
     name: "approvals.show",
     summary: "An approval of the account: its status (pending, approved, denied, used, expired) and what it is for.",
-    returns: "The approval: id, status, operation, input, created_at, expires_at, decided_at.",
+    returns: "The approval: id, status, operation, input, created_at, expires_at, decided_at (for agents, input " +
+      "without amounts and a buyer's name, address and VAT number).",
     method: "GET",
     path: "/v1/approvals/{id}",
     caller: everyRole,
@@ -79,8 +80,8 @@ export const approvalOperations = [
     errors: [NotFound],
     idempotent: false,
     service: Approvals,
-    locate: (a, p, params) => a.show(p.account.id, params.id ?? ""),
-    run: (a, p, id: string) => a.show(p.account.id, id),
+    locate: (a, p, params) => a.show(p, params.id ?? ""),
+    run: (a, p, id: string) => a.show(p, id),
   }),
   decisionOperation("approve", "approved", "Approves a pending approval: the same request sent again runs once."),
   decisionOperation(

@@ -16,6 +16,8 @@ import type { AccountId } from "../shared/brands.ts"
 import { isUuid } from "../shared/brands.ts"
 import { echo } from "../shared/text.ts"
 import { untracedStacks } from "../shared/tracing.ts"
+import { roleLimited } from "../accounts/callers.ts"
+import type { AccountPrincipal } from "../pipeline/authenticate.ts"
 import { AccountCatalogue } from "../pipeline/catalogue.ts"
 import {
   type Approval,
@@ -115,12 +117,15 @@ export class Approvals extends Effect.Service<Approvals>()("core/Approvals", {
         }),
       )
 
-    /** `approvals.show`: an approval of the token's account (another account's is `not_found`). */
-    const show = (accountId: AccountId, id: string) =>
+    /**
+     * `approvals.show`: an approval of the token's account (another account's is `not_found`), without what the
+     * token's role may not see (DECISIONS 18: an agent sees no amounts and no buyer's identity in its input).
+     */
+    const show = (p: AccountPrincipal, id: string) =>
       Effect.gen(function* () {
         const a = yield* find(id)
-        if (a.accountId !== accountId) return yield* notFound
-        return approvalJson(a, yield* Clock.currentTimeMillis)
+        if (a.accountId !== p.account.id) return yield* notFound
+        return roleLimited(p, approvalJson(a, yield* Clock.currentTimeMillis))
       })
 
     /** The console's approve and deny: only from `pending` (else 409 `invalid_state` with the status). */

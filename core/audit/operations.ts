@@ -1,7 +1,7 @@
 /** `account.audit.list` (DECISIONS 9.3, 10): what was done to the account, newest first. */
 import { Effect, Schema } from "effect"
 import { AuditRepo } from "../../ports/store/audit.ts"
-import { everyRole } from "../accounts/callers.ts"
+import { everyRole, roleLimited } from "../accounts/callers.ts"
 import { decodeQuery, keysetPage, listParameters, ListQuery, PageOf } from "../accounts/lists.ts"
 import type { AccountPrincipal } from "../pipeline/authenticate.ts"
 import { makeCursors } from "../pipeline/cursor.ts"
@@ -33,7 +33,8 @@ export class AccountAudit extends Effect.Service<AccountAudit>()("core/AccountAu
         q,
         (after, limit) => audit.page(p.account.id, after && { at: Number(after[0]), id: String(after[1]) }, limit),
         (e) => [e.at, e.id],
-        auditJson,
+        // An agent sees the entries without amounts and a buyer's identity (DECISIONS 18).
+        (e) => roleLimited(p, auditJson(e)),
       )
     return { list } as const
   }),
@@ -43,7 +44,8 @@ export const auditOperations = [
   operation({
     name: "account.audit.list",
     summary: "What was done to the account, newest first: connected apps' writes and people's account-API writes.",
-    returns: "A page of audit entries: id, at, actor, application_id, action, details.",
+    returns: "A page of audit entries: id, at, actor, application_id, action, details (for agents, details " +
+      "without amounts and a buyer's name, address and VAT number).",
     method: "GET",
     path: "/v1/account/audit",
     caller: everyRole,

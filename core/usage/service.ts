@@ -7,6 +7,7 @@
  */
 import { Clock, Effect } from "effect"
 import { usageNeedle, UsageRepo } from "../../ports/store/usage.ts"
+import { roleLimited } from "../accounts/callers.ts"
 import { Lists, Prices } from "../limits.ts"
 import type { AccountPrincipal } from "../pipeline/authenticate.ts"
 import { makeCursors } from "../pipeline/cursor.ts"
@@ -20,9 +21,6 @@ export interface UsageInput extends PeriodInput {
   readonly limit?: number | undefined
   readonly cursor?: string | undefined
 }
-
-/** Whether the caller may see money: owners and admins (DECISIONS 11). */
-export const seesMoney = (p: AccountPrincipal): boolean => p.credential.holder?.role !== "agent"
 
 /**
  * The list a cursor belongs to: the period and `q` it was made for, so a cursor of another period or search
@@ -66,31 +64,31 @@ export class Usage extends Effect.Service<Usage>()("core/Usage", {
         after,
       })
       const rows = found.rows.slice(0, limit)
-      const money = seesMoney(p)
       const next = found.rows.length > limit
         ? cursors.make(list, p.account.id, [rows[rows.length - 1].applicationId])
         : null
-      return {
+      // Money is left out for agents by the rule every read answers through (DECISIONS 11, 18).
+      return roleLimited(p, {
         data: {
           period: { from: period.from, to: period.to, month: period.month },
-          ...(money ? { price_per_code_halalas: Prices.verifySmsHalalas } : {}),
+          price_per_code_halalas: Prices.verifySmsHalalas,
           rows: rows.map((r) => ({
             application_id: r.applicationId,
             external_id: r.externalId,
             name: r.name,
             codes_sent: r.codesSent,
             codes_verified: r.codesVerified,
-            ...(money ? { cost_halalas: r.costHalalas } : {}),
+            cost_halalas: r.costHalalas,
           })),
           totals: {
             applications: found.totals.applications,
             codes_sent: found.totals.codesSent,
             codes_verified: found.totals.codesVerified,
-            ...(money ? { cost_halalas: found.totals.costHalalas } : {}),
+            cost_halalas: found.totals.costHalalas,
           },
         },
         next_cursor: next,
-      }
+      })
     })
 
     return { show } as const

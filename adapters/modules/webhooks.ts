@@ -3,7 +3,9 @@
  * retention of the delivery log and of the outbox the dispatcher routes.
  */
 import { Effect, Layer, Option } from "effect"
-import { Retention } from "../../core/limits.ts"
+import { Retention, Webhooks } from "../../core/limits.ts"
+import type { DnsResolver } from "../../ports/dns.ts"
+import type { WebhookTransport } from "../../ports/webhook-transport.ts"
 import type { Job } from "../../core/shared/job.ts"
 import { WebhookDeliveriesRepo } from "../../ports/store/webhook-deliveries.ts"
 import type { JobsRepo } from "../../ports/store/jobs.ts"
@@ -21,9 +23,10 @@ import { earliest } from "../jobs.ts"
 import { inBatches, retentionJob } from "../retention.ts"
 import { WebhookDeliveriesRepoSql } from "../sql/webhook-deliveries.ts"
 import { WebhookEndpointsRepoSql } from "../sql/webhook-endpoints.ts"
-import { FetchWebhookTransport } from "../webhooks/fetch-transport.ts"
+import { HttpWebhookTransport } from "../webhooks/http-transport.ts"
 import { webhookJob } from "../webhooks/job.ts"
 import { WebhookSignerLive } from "../webhooks/signer.ts"
+import { SystemDnsResolver } from "../webhooks/dns.ts"
 
 const RetentionJob = "webhooks.retention"
 
@@ -49,21 +52,32 @@ export const webhooksRetention: Effect.Effect<Job, never, WebhookDeliveriesRepo 
     ),
 )
 
-export const webhooksProduct = product({
-  name: "webhooks",
-  memory: Layer.mergeAll(WebhookEndpointsRepoMemory, WebhookDeliveriesRepoMemory),
-  sql: Layer.mergeAll(WebhookEndpointsRepoSql, WebhookDeliveriesRepoSql),
-  migrations: [endpoints, deliveries, retentionIndex, routingCursor],
-  services: (settings) =>
-    Layer.mergeAll(WebhookDispatcher.Default, WebhookConsole.Default).pipe(
-      Layer.provideMerge(
-        Layer.mergeAll(
-          FetchWebhookTransport,
-          WebhookSignerLive,
-          Layer.succeed(WebhookPolicy, { allowPrivate: settings.webhookAllowPrivate }),
+/**
+ * The webhooks product resolving endpoint host names with `resolver` and posting with `transport` (tests give
+ * fixed answers and record what is posted).
+ */
+export const webhooksProductWith = (
+  resolver: Layer.Layer<DnsResolver>,
+  transport: Layer.Layer<WebhookTransport> = HttpWebhookTransport,
+) =>
+  product({
+    name: "webhooks",
+    memory: Layer.mergeAll(WebhookEndpointsRepoMemory, WebhookDeliveriesRepoMemory),
+    sql: Layer.mergeAll(WebhookEndpointsRepoSql, WebhookDeliveriesRepoSql),
+    migrations: [endpoints, deliveries, retentionIndex, routingCursor],
+    services: (settings) =>
+      Layer.mergeAll(WebhookDispatcher.Default, WebhookConsole.Default).pipe(
+        Layer.provideMerge(
+          Layer.mergeAll(
+            transport,
+            resolver,
+            WebhookSignerLive,
+            Layer.succeed(WebhookPolicy, { allowPrivate: settings.webhookAllowPrivate }),
+          ),
         ),
       ),
-    ),
-  operations: webhookOperations,
-  jobs: Effect.all([webhookJob, webhooksRetention]),
-})
+    operations: webhookOperations,
+    jobs: Effect.all([webhookJob, webhooksRetention]),
+  })
+
+export const webhooksProduct = webhooksProductWith(SystemDnsResolver(Webhooks.timeoutMs))

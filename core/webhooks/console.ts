@@ -1,5 +1,6 @@
 /** The console's webhook use cases (DECISIONS 2): endpoints, rehearsals, the delivery log, replays. */
-import { Clock, Effect, Option } from "effect"
+import { Clock, Effect, Either, Option } from "effect"
+import { DnsResolver } from "../../ports/dns.ts"
 import { Secrets } from "../../ports/secrets.ts"
 import { WebhookDeliveriesRepo, type WebhookDelivery } from "../../ports/store/webhook-deliveries.ts"
 import { type EndpointOwner, WebhookEndpointsRepo } from "../../ports/store/webhook-endpoints.ts"
@@ -14,7 +15,7 @@ import { DefaultRehearsalEvent, isKnownEvent, isVerificationEvent } from "./even
 import { newEndpointSecret, newWebhookId } from "./envelope.ts"
 import { deliveryJson, logJson } from "./render.ts"
 import { sampleData } from "./samples.ts"
-import { urlProblem } from "./url-policy.ts"
+import { checkedAddresses, urlProblem } from "./url-policy.ts"
 import { untracedStacks } from "../shared/tracing.ts"
 
 export type OwnerKind = EndpointOwner["kind"]
@@ -25,6 +26,7 @@ export class WebhookConsole extends Effect.Service<WebhookConsole>()("core/Webho
     const endpoints = yield* WebhookEndpointsRepo
     const deliveries = yield* WebhookDeliveriesRepo
     const secrets = yield* Secrets
+    const dns = yield* DnsResolver
     const provided = <A, E>(self: Effect.Effect<A, E, Secrets>) => Effect.provideService(self, Secrets, secrets)
 
     /** The owner, checked to exist, and its application when it is one. */
@@ -50,6 +52,16 @@ export class WebhookConsole extends Effect.Service<WebhookConsole>()("core/Webho
         const url = f.string("url", { required: true, max: FieldLimits.maxUrlLength })
         const problem = url === undefined ? undefined : urlProblem(url, allowPrivate)
         if (problem !== undefined) f.refuse("url", problem)
+        else if (url !== undefined && !allowPrivate) {
+          // A name that does not resolve yet is accepted: each delivery checks it again (url-policy.ts).
+          const target = yield* Effect.either(Effect.provideService(checkedAddresses(url), DnsResolver, dns))
+          if (Either.isLeft(target) && target.left.reason === "not_public") {
+            f.refuse(
+              "url",
+              `must not resolve to a loopback, private or otherwise non-public address (it resolves to ${target.left.address})`,
+            )
+          }
+        }
         const events = kind === "account" ? [...new Set(f.stringArray("events") ?? [])] : []
         const refusedEvent = events.find((e) => !isVerificationEvent(e))
         if (refusedEvent !== undefined) {

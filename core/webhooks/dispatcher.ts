@@ -4,6 +4,7 @@
  * the work through the store (row locks with SKIP LOCKED, leases that lapse when a process dies).
  */
 import { Clock, Effect, Either, Option } from "effect"
+import { DnsResolver } from "../../ports/dns.ts"
 import { Secrets } from "../../ports/secrets.ts"
 import type { OutboxEvent } from "../../ports/store/outbox.ts"
 import { Transactor } from "../../ports/store/transactor.ts"
@@ -19,6 +20,7 @@ import { Webhooks } from "../limits.ts"
 import { accountWebhookId, envelopeBody, newWebhookId, signedHeaders } from "./envelope.ts"
 import { candidateOwners, routeEvent } from "./routing.ts"
 import { afterAttempt, Dispatch, isSuccessStatus } from "./schedule.ts"
+import { checkedAddresses, WebhookPolicy } from "./url-policy.ts"
 
 export const WebhookJob = "webhooks.dispatch"
 
@@ -32,6 +34,8 @@ export class WebhookDispatcher extends Effect.Service<WebhookDispatcher>()("core
     const secrets = yield* Secrets
     const signer = yield* WebhookSigner
     const transport = yield* WebhookTransport
+    const policy = yield* WebhookPolicy
+    const dns = yield* DnsResolver
     // One run at a time in this process: the real-time loops and a simulated-clock advance take turns.
     const turn = yield* Effect.makeSemaphore(1)
 
@@ -75,6 +79,13 @@ export class WebhookDispatcher extends Effect.Service<WebhookDispatcher>()("core
       return read
     }))
 
+    /**
+     * Where a delivery to `url` may connect: anywhere the transport resolves it to while private targets are
+     * allowed; else only to the addresses its host resolves to now, each checked public (DECISIONS 18).
+     */
+    const target = (url: string) =>
+      policy.allowPrivate ? Effect.succeed(undefined) : Effect.provideService(checkedAddresses(url), DnsResolver, dns)
+
     /** One attempt of a leased delivery, recorded with its outcome. */
     const attempt = (c: ClaimedDelivery) =>
       Effect.gen(function* () {
@@ -86,7 +97,13 @@ export class WebhookDispatcher extends Effect.Service<WebhookDispatcher>()("core
             Effect.suspend(() => {
               const body = envelopeBody(d, at)
               const headers = signedHeaders(signer, secrets.unseal(c.endpoint!.secret), d.webhookId, at, body)
-              return transport.post(c.endpoint!.url, headers, body, Webhooks.timeoutMs)
+              return Effect.flatMap(
+                Effect.mapError(target(c.endpoint!.url), (refused) => ({
+                  message: `${refused.message}; not connected`,
+                  latencyMs: 0,
+                })),
+                (addresses) => transport.post(c.endpoint!.url, headers, body, Webhooks.timeoutMs, addresses),
+              )
             }).pipe(
               Effect.catchAllDefect(() => Effect.fail({ message: "the delivery could not be signed", latencyMs: 0 })),
             ),

@@ -3,16 +3,14 @@
  * accounts, rehearsals, the delivery log, replays. The console checks its own fields (with console
  * messages); the body Schemas here document them.
  */
-import { Context, Effect, Either, Schema } from "effect"
+import { Effect, Either, Schema } from "effect"
 import { InvalidRequest, NotFound } from "../errors.ts"
 import { Fields as FieldLimits, Lists } from "../limits.ts"
 import { type AnyOperation, operation, type Parameter, type RawInput } from "../pipeline/operation.ts"
 import { type OwnerKind, WebhookConsole } from "./console.ts"
+import { WebhookPolicy } from "./url-policy.ts"
 
-/** Whether endpoint URLs may name loopback and private addresses (settings: `WEBHOOK_ALLOW_PRIVATE`). */
-export class WebhookPolicy extends Context.Tag("core/WebhookPolicy")<WebhookPolicy, {
-  readonly allowPrivate: boolean
-}>() {}
+export { WebhookPolicy }
 
 const console = { _tag: "Console" } as const
 const done = { status: 200, envelope: "data" } as const

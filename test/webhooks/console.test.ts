@@ -94,6 +94,7 @@ describe("webhook URL policy without private targets", () => {
       "https://[::ffff:127.0.0.1]/hooks",
       "https://[fd00::1]/hooks",
       "https://[fe80::1]/hooks",
+      "https://[2001:db8::1]/hooks",
     ]
     for (const url of refused) {
       const res = await s.call("PUT", `/console/v1/applications/${app.id}/webhook`, {
@@ -106,7 +107,9 @@ describe("webhook URL policy without private targets", () => {
         field: "string",
       })
     }
-    for (const url of ["https://example.com/hooks", "https://172.32.0.1/hooks", "https://[2001:db8::1]/hooks"]) {
+    for (
+      const url of ["https://example.com/hooks", "https://172.32.0.1/hooks", "https://[2001:4860:4860::8888]/hooks"]
+    ) {
       const res = await s.call("PUT", `/console/v1/applications/${app.id}/webhook`, {
         key: s.consoleToken,
         body: { url },

@@ -149,7 +149,7 @@ describe("envelope and signature", () => {
 })
 
 describe("endpoint URL policy", () => {
-  it("private, loopback and link-local hosts", () => {
+  it("private, loopback, link-local and other non-public hosts", () => {
     for (
       const h of [
         "localhost",
@@ -168,6 +168,10 @@ describe("endpoint URL policy", () => {
         "fe80::1",
         "febf::1",
         "::ffff:10.0.0.1",
+        "2001:db8::1",
+        "fec0::1",
+        "100.64.0.1",
+        "[64:ff9b::7f00:1]",
       ]
     ) {
       expect({ h, p: isPrivateHost(h) }).toEqual({ h, p: true })
@@ -178,8 +182,7 @@ describe("endpoint URL policy", () => {
         "8.8.8.8",
         "172.32.0.1",
         "169.255.0.1",
-        "2001:db8::1",
-        "fec0::1",
+        "2001:4860:4860::8888",
         "localhost.example.com",
       ]
     ) {

@@ -1,0 +1,12 @@
+import { Context, Data, type Effect } from "effect"
+
+/** The name did not resolve: no such name, no answer in time, no resolver. */
+export class DnsFailure extends Data.TaggedError("DnsFailure")<{
+  readonly message: string
+}> {}
+
+/** Resolves host names, as the machine's resolver does for an outgoing connection. */
+export class DnsResolver extends Context.Tag("ports/DnsResolver")<DnsResolver, {
+  /** Every address (IPv4 and IPv6, as text) the name resolves to, in the resolver's order; never empty. */
+  readonly resolve: (name: string) => Effect.Effect<ReadonlyArray<string>, DnsFailure>
+}>() {}

@@ -59,7 +59,8 @@ const Logo = Schema.String.pipe(
   Schema.filter(refusedAs("too_large"), { [ErrorCode]: "too_large" }),
   Schema.filter(refusedAs("type"), { [ErrorCode]: "type" }),
 ).annotations({
-  description: "A base64 data URL of a PNG, JPEG or WebP image, at most 512 KiB decoded: `data:image/png;base64,…`",
+  description:
+    "A base64 data URL of a PNG, JPEG or WebP image, at most 512 KiB decoded and 16,777,216 pixels (width × height): `data:image/png;base64,…`",
 })
 const logoOf = (s: string): LogoInput => {
   const parsed = parseLogo(s)

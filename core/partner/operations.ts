@@ -300,7 +300,7 @@ export const applicationOperations = [
   operation({
     name: "partner.applications.update",
     summary:
-      "Updates the name, website, external_id or Verify settings; a new name or website on an active or rejected application sends it back to review.",
+      "Updates the name, website, external_id or Verify settings; a new name or website on an active or rejected application sends it back to review (not on a rejection that may not be appealed: 409 not_appealable).",
     method: "POST",
     path: `${base}/{id}`,
     caller: partner,
@@ -317,7 +317,7 @@ export const applicationOperations = [
         baseUrl: r.baseUrl,
       })),
     output: Record,
-    errors: [InvalidRequest, ServiceNotFound, InvalidState, ExternalIdTaken],
+    errors: [InvalidRequest, ServiceNotFound, InvalidState, NotAppealable, ExternalIdTaken],
     idempotent: true,
     service: PartnerApplications,
     run: (s, p, input) => s.update(p, input),
@@ -365,7 +365,7 @@ export const applicationOperations = [
   operation({
     name: "partner.applications.logo.set",
     summary:
-      "Sets the logo (a base64 data URL of PNG, JPEG or WebP, at most 512 KiB); on a rejected application it asks for review again.",
+      "Sets the logo (a base64 data URL of PNG, JPEG or WebP, at most 512 KiB and 16,777,216 pixels); on a rejected application it asks for review again (409 not_appealable when the rejection may not be appealed).",
     method: "POST",
     path: `${base}/{id}/logo`,
     caller: partner,
@@ -375,14 +375,15 @@ export const applicationOperations = [
     decode: (r: RawInput) =>
       Either.map(decodeLogo(r.body ?? {}), (b) => ({ id: r.params.id, logo: logoOf(b.logo), baseUrl: r.baseUrl })),
     output: Record,
-    errors: [InvalidRequest, ServiceNotFound, InvalidState],
+    errors: [InvalidRequest, ServiceNotFound, InvalidState, NotAppealable],
     idempotent: true,
     service: PartnerApplications,
     run: (s, p, input) => s.setLogo(p, input),
   }),
   operation({
     name: "partner.applications.logo.remove",
-    summary: "Removes the logo (`logo_url` null); on a rejected application it asks for review again.",
+    summary:
+      "Removes the logo (`logo_url` null); on a rejected application it asks for review again (409 not_appealable when the rejection may not be appealed).",
     method: "DELETE",
     path: `${base}/{id}/logo`,
     caller: partner,
@@ -391,7 +392,7 @@ export const applicationOperations = [
     body: undefined,
     decode: (r: RawInput) => Either.right({ id: r.params.id, baseUrl: r.baseUrl }),
     output: Record,
-    errors: [ServiceNotFound, InvalidState],
+    errors: [ServiceNotFound, InvalidState, NotAppealable],
     idempotent: true,
     service: PartnerApplications,
     run: (s, p, input) => s.removeLogo(p, input),

@@ -8,6 +8,7 @@ import { InvalidRequest, InvalidState, NotAppealable, NotFound, notFound, Servic
 import { Lists, PartnerLimits, VerifyLimits } from "../limits.ts"
 import { decodeQueryWith, decodeWith, ErrorCode } from "../pipeline/decode.ts"
 import { type AnyOperation, operation, type Parameter, type RawInput } from "../pipeline/operation.ts"
+import { withoutControlCharacters } from "../shared/names.ts"
 import { codePointLength, isStorableText } from "../shared/text.ts"
 import { ExternalIdTaken } from "./application-errors.ts"
 import { type BulkAction, type LogoInput, PartnerApplications } from "./applications.ts"
@@ -40,7 +41,9 @@ const isWebsite = (s: string): boolean => {
   }
 }
 
-const Name = Text(PartnerLimits.maxNameLength, "The merchant's name, 1 to 100 characters")
+const Name = withoutControlCharacters(
+  Text(PartnerLimits.maxNameLength, "The merchant's name, 1 to 100 characters, without control characters"),
+)
 const Website = Text(PartnerLimits.maxWebsiteLength, "The merchant's website: an http or https URL").pipe(
   Schema.filter((s) => isWebsite(s) || "must be an http or https URL"),
 )

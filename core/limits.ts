@@ -93,6 +93,8 @@ export const PartnerLimits = {
   maxWebsiteLength: 2048,
   /** A logo's decoded bytes: 512 KiB. */
   maxLogoBytes: 512 * 1024,
+  /** A logo's declared width times height (DECISIONS 18): 4096 × 4096. */
+  maxLogoPixels: 16_777_216,
   maxBulkIds: 100,
   maxAppealLength: 2000,
   /** `q` of the list, in characters (code points). */

@@ -38,7 +38,11 @@ export const requireJson = (req: ApiRequest): Effect.Effect<Json, InvalidJson | 
   if (body === undefined) return Effect.fail(new InvalidJson({}))
   const unstorable = unstorableFields(body)
   return unstorable === undefined ? Effect.succeed(body) : Effect.fail(
-    new InvalidRequest({ message: "Some fields hold characters that cannot be stored.", fields: unstorable }),
+    new InvalidRequest({
+      message: "Some fields hold characters that cannot be stored.",
+      fields: unstorable,
+      errors: Object.fromEntries(Object.keys(unstorable).map((name) => [name, "invalid"])),
+    }),
   )
 }
 

@@ -17,6 +17,7 @@ import { migration as accounts } from "../sql/migrations/accounts/0001_accounts.
 import { migration as unpausedAt } from "../sql/migrations/accounts/0002_application_unpaused_at.ts"
 import { migration as tokenHolders } from "../sql/migrations/accounts/0003_token_holders.ts"
 import { migration as lifecycle } from "../sql/migrations/accounts/0004_application_lifecycle.ts"
+import { migration as rejectionWithdraws } from "../sql/migrations/accounts/0005_rejection_withdraws_approval.ts"
 
 export const accountsProduct = product({
   name: "accounts",
@@ -27,7 +28,7 @@ export const accountsProduct = product({
     CredentialsRepoMemory,
   ),
   sql: Layer.mergeAll(AccountsRepoSql, ApplicationProfilesRepoSql, ApplicationsRepoSql, CredentialsRepoSql),
-  migrations: [accounts, unpausedAt, tokenHolders, lifecycle],
+  migrations: [accounts, unpausedAt, tokenHolders, lifecycle, rejectionWithdraws],
   // The operator's console for accounts and keys.
   services: () => Layer.provideMerge(Console.Default, ApplicationLifecycle.Default),
   operations: [...accountOperations, ...consoleOperations],

@@ -65,7 +65,9 @@ export class ApplicationLifecycle extends Effect.Service<ApplicationLifecycle>()
           const { status } = decided.left
           return yield* decided.left._tag === "NotAppealable"
             ? new NotAppealable({
-              message: "Only an application rejected with an appealable reason can appeal.",
+              message: m._tag === "Appeal"
+                ? "Only an application rejected with an appealable reason can appeal."
+                : "The application was rejected for a reason that cannot be appealed: its brand cannot change.",
               status,
             })
             : new InvalidState({ message: `The application is ${status}: it cannot be moved so.`, status })

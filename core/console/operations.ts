@@ -7,6 +7,7 @@ import { InvalidState, NotFound } from "../errors.ts"
 import { reasonCodes } from "../partner/lifecycle.ts"
 import { Fields as FieldLimits } from "../limits.ts"
 import { type AnyOperation, operation, type Parameter, type RawInput } from "../pipeline/operation.ts"
+import { withoutControlCharacters } from "../shared/names.ts"
 import { Access, Scope } from "../shared/scope.ts"
 import { Console } from "./service.ts"
 
@@ -28,7 +29,9 @@ const pathParameter = (name: string, description: string): Parameter => ({
 export const accountParameter = pathParameter("account", "The account id")
 export const applicationParameter = pathParameter("application", "The application id")
 
-const Name = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(FieldLimits.maxNameLength))
+const Name = withoutControlCharacters(
+  Schema.String.pipe(Schema.minLength(1), Schema.maxLength(FieldLimits.maxNameLength)),
+)
 
 export const AccountOutput = Schema.Struct({
   id: Schema.UUID,
@@ -47,7 +50,9 @@ export const ApplicationOutput = Schema.Struct({
 }).annotations({ identifier: "Application" })
 
 const KeyLimits = {
-  expires_at: Schema.optional(Schema.NullOr(Schema.String)).annotations({ description: "ISO 8601 date-time" }),
+  expires_at: Schema.optional(Schema.NullOr(Schema.String)).annotations({
+    description: "ISO 8601 date-time, in the future",
+  }),
   ip_allowlist: Schema.optional(Schema.Array(Schema.String)).annotations({
     description: "Exact IPv4 or IPv6 addresses and CIDR ranges; empty: every address",
   }),

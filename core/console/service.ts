@@ -52,7 +52,7 @@ export class Console extends Effect.Service<Console>()("core/Console", {
 
     const createAccount = Effect.fn("Console.createAccount", untracedStacks)(function* (body: Json) {
       const f = new FieldReader(body)
-      const name = f.string("name", { required: true, max: FieldLimits.maxNameLength })
+      const name = f.name("name", { required: true, max: FieldLimits.maxNameLength })
       const sandboxOnly = f.boolean("sandbox_only", false)
       const partner = f.boolean("partner", false)
       yield* failIfRefused(f)
@@ -72,7 +72,7 @@ export class Console extends Effect.Service<Console>()("core/Console", {
       function* (accountId: string, body: Json) {
         const owner = yield* account(accountId)
         const f = new FieldReader(body)
-        const name = f.string("name", { required: true, max: FieldLimits.maxNameLength })
+        const name = f.name("name", { required: true, max: FieldLimits.maxNameLength })
         const approved = f.boolean("approved", false)
         const externalId = f.string("external_id", { max: FieldLimits.maxNameLength })
         yield* failIfRefused(f)
@@ -116,14 +116,17 @@ export class Console extends Effect.Service<Console>()("core/Console", {
       return applicationJson((yield* lifecycle.move(app.id, { _tag: "Pause" })).application)
     })
 
-    /** Reads `expires_at` and `ip_allowlist`, shared by every kind of key. */
-    const keyLimits = (f: FieldReader) => {
+    /** Reads `expires_at` (in the future: DECISIONS 18) and `ip_allowlist`, shared by every kind of key. */
+    const keyLimits = (f: FieldReader, now: number) => {
       const expires = f.string("expires_at")
       let expiresAt: number | null = null
       if (expires !== undefined) {
         const ms = Date.parse(expires)
         if (Number.isNaN(ms) || !/^\d{4}-\d{2}-\d{2}T/.test(expires)) {
           f.refuse("expires_at", "must be an ISO 8601 date-time")
+        } else if (ms <= now) {
+          // A key would be made expired: `401 key_expired` from its first request.
+          f.refuse("expires_at", "must be in the future")
         } else expiresAt = ms
       }
       const list = f.stringArray("ip_allowlist") ?? []
@@ -161,7 +164,7 @@ export class Console extends Effect.Service<Console>()("core/Console", {
       shape: Pick<Credential, "accountId" | "applicationId" | "mode" | "access" | "appName" | "holder">,
     ) =>
       Effect.gen(function* () {
-        const limits = keyLimits(f)
+        const limits = keyLimits(f, yield* Clock.currentTimeMillis)
         yield* failIfRefused(f)
         const { credential, secret } = yield* issue({ ...shape, kind: "key", ...limits })
         return newKeyJson(credential, secret)
@@ -220,7 +223,7 @@ export class Console extends Effect.Service<Console>()("core/Console", {
       function* (applicationId: string, body: Json) {
         const app = yield* application(applicationId)
         const f = new FieldReader(body)
-        const appName = f.string("app_name", { required: true, max: FieldLimits.maxNameLength })
+        const appName = f.name("app_name", { required: true, max: FieldLimits.maxNameLength })
         const scopes = decodeScopes(body.scopes)
         if (Either.isLeft(scopes)) f.refuse("scopes", "must be a non-empty array of scopes")
         return yield* issueKey(f, {

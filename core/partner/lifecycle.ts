@@ -1,11 +1,11 @@
 /**
- * The lifecycle of a partner's client application (DECISIONS 13, 16), as a pure function of (state, move,
+ * The lifecycle of a partner's client application (DECISIONS 13, 16, 18), as a pure function of (state, move,
  * now): the next state and the `service.*` events to fire, or the refusal. The use cases load the
  * application, call `decide`, and persist the state and the events in one transaction.
  *
  *   provision                          → pending                      (no event)
  *   console approve   pending, rejected → active                      approved       (active: no move)
- *   console reject    pending          → rejected                     rejected       (rejected: 409)
+ *   console reject    pending          → rejected                     rejected       (rejected: 409; approval withdrawn)
  *   name/website      active, rejected → pending                      review_requested (pending: no move)
  *   logo set/removed  rejected         → pending                      review_requested (active, pending: no move)
  *   appeal            rejected, appealable → pending                  review_requested (else 409 not_appealable)
@@ -16,6 +16,10 @@
  *
  * Brand changes on `suspended` or `archived`, and every other move from a state the table does not name,
  * are `409 invalid_state`. A move that changes nothing fires nothing.
+ *
+ * On a rejection that is not appealable, a brand change and a logo set or removed are refused as an appeal
+ * is (`409 not_appealable`, DECISIONS 18). A rejection withdraws the approval (`approvedAt` null): only a
+ * `pending` that came from `active` sends; one that came from `rejected` waits for the console's approval.
  */
 import { Either } from "effect"
 import type { Millis } from "../shared/brands.ts"
@@ -40,7 +44,10 @@ export const isAppealable = (reason: ReasonCode): boolean =>
 export interface Lifecycle {
   readonly status: LifecycleStatus
   readonly paused: boolean
-  /** When it was first approved: a `pending` application approved before keeps sending (re-review). */
+  /**
+   * When the brand in effect was approved; null before the first approval and after a rejection. A `pending`
+   * application with it set came from `active` and keeps sending while re-reviewed (DECISIONS 13, 18).
+   */
   readonly approvedAt: Millis | null
   readonly reasonCode: ReasonCode | null
   readonly appealable: boolean
@@ -105,13 +112,17 @@ export const provisioned: Lifecycle = {
   statusBeforeArchive: null,
 }
 
-/** Whether codes go out (DECISIONS 13): `active`, or `pending` under re-review after an earlier approval. */
+/** Whether codes go out (DECISIONS 13, 18): `active`, or `pending` under re-review of an approved brand. */
 export const sends = (l: Lifecycle): boolean =>
   l.status === "active" || (l.status === "pending" && l.approvedAt !== null)
 
 const unchanged = (l: Lifecycle): Either.Either<Decision, Refusal> => Either.right({ next: l, events: [] })
 const invalid = (l: Lifecycle): Either.Either<Decision, Refusal> =>
   Either.left({ _tag: "InvalidState", status: l.status })
+const notAppealable = (l: Lifecycle): Either.Either<Decision, Refusal> =>
+  Either.left({ _tag: "NotAppealable", status: l.status })
+/** Rejected for a reason that may not be appealed: nothing the partner changes reopens the review. */
+const finallyRejected = (l: Lifecycle) => l.status === "rejected" && !l.appealable
 
 const moved = (
   from: Lifecycle,
@@ -140,7 +151,8 @@ export const decide = (l: Lifecycle, move: Move, now: Millis): Either.Either<Dec
     case "Reject": {
       if (l.status !== "pending") return invalid(l)
       const appealable = isAppealable(move.reasonCode)
-      return moved(l, { ...l, status: "rejected", reasonCode: move.reasonCode, appealable }, "service.rejected", {
+      const next: Lifecycle = { ...l, status: "rejected", approvedAt: null, reasonCode: move.reasonCode, appealable }
+      return moved(l, next, "service.rejected", {
         reason_code: move.reasonCode,
         appealable,
       })
@@ -148,13 +160,15 @@ export const decide = (l: Lifecycle, move: Move, now: Millis): Either.Either<Dec
     case "ChangeBrand":
       if (l.status === "suspended" || l.status === "archived") return invalid(l)
       if (move.changed.length === 0 || l.status === "pending") return unchanged(l)
+      if (finallyRejected(l)) return notAppealable(l)
       return toReview(l, move.changed)
     case "ChangeLogo":
       if (l.status === "suspended" || l.status === "archived") return invalid(l)
       if (l.status !== "rejected") return unchanged(l)
+      if (finallyRejected(l)) return notAppealable(l)
       return toReview(l, ["logo"])
     case "Appeal":
-      if (l.status !== "rejected" || !l.appealable) return Either.left({ _tag: "NotAppealable", status: l.status })
+      if (l.status !== "rejected" || !l.appealable) return notAppealable(l)
       return toReview(l, ["appeal"])
     case "Disable":
       if (l.status === "suspended") return unchanged(l)

@@ -1,9 +1,14 @@
 /**
- * Logos of partner client applications (DECISIONS 13, 16): a base64 data URL of PNG, JPEG or WebP whose bytes
- * are what the label says (read from the magic numbers, not the label), at most 512 KiB decoded. Stored by
- * content hash (lower-case hex SHA-256 of the bytes) and served without a key at `/v1/logos/{sha256}.{ext}`.
+ * Logos of partner client applications (DECISIONS 13, 16, 18): a base64 data URL of PNG, JPEG or WebP whose
+ * bytes are what the label says (read from the magic numbers, not the label), at most 512 KiB decoded, whose
+ * declared width times height is readable and at most 16,777,216 pixels. Stored by content hash (lower-case
+ * hex SHA-256 of the bytes) and served without a key at `/v1/logos/{sha256}.{ext}`, never to be sniffed or
+ * run as anything else (`nosniff`, `default-src 'none'`).
  */
 import { Effect, Option } from "effect"
+import { JPG } from "image-size/types/jpg"
+import { PNG } from "image-size/types/png"
+import { WEBP } from "image-size/types/webp"
 import { Digest } from "../../ports/digest.ts"
 import { LogosRepo } from "../../ports/store/partner.ts"
 import { PartnerLimits } from "../limits.ts"
@@ -32,6 +37,26 @@ export const sniff = (b: Uint8Array): LogoExt | undefined => {
     b[9] === 0x45 && b[10] === 0x42 && b[11] === 0x50
   ) return "webp"
   return undefined
+}
+
+/** Reads the width and height an image declares in its header (image-size's reader of that one format). */
+const headerReaders = { png: PNG, jpg: JPG, webp: WEBP } as const
+
+/** The declared width and height, or undefined when the header cannot be read (truncated, malformed, zero). */
+export const dimensions = (
+  ext: LogoExt,
+  bytes: Uint8Array,
+): { readonly width: number; readonly height: number } | undefined => {
+  const reader = headerReaders[ext]
+  try {
+    if (!reader.validate(bytes)) return undefined
+    const { height, width } = reader.calculate(bytes)
+    return Number.isSafeInteger(width) && Number.isSafeInteger(height) && width > 0 && height > 0
+      ? { width, height }
+      : undefined
+  } catch {
+    return undefined
+  }
 }
 
 /** A logo read from its data URL, or why it is refused (`errors.logo`). */
@@ -70,6 +95,14 @@ const parse = (text: string): ParsedLogo => {
       actual === undefined ? `the bytes are not ${label}` : `the bytes are ${contentTypes[actual]}, not ${label}`,
     )
   }
+  const size = dimensions(actual, bytes)
+  if (size === undefined) return refused("type", `the image's width and height cannot be read`)
+  if (size.width * size.height > PartnerLimits.maxLogoPixels) {
+    return refused(
+      "too_large",
+      `must be at most ${PartnerLimits.maxLogoPixels} pixels (width × height); it declares ${size.width} × ${size.height}`,
+    )
+  }
   return { _tag: "Logo", ext: actual, bytes }
 }
 
@@ -97,8 +130,18 @@ export const storeLogo = (logo: { readonly ext: LogoExt; readonly bytes: Uint8Ar
 const file = /^([0-9a-f]{64})\.(png|jpg|webp)$/
 
 /**
+ * What every logo answer carries beside its type (DECISIONS 18): the browser takes the type as given, never
+ * sniffing bytes that go on as HTML, and runs nothing, loads nothing, if a document is made of them anyway.
+ */
+export const logoSafetyHeaders = {
+  "x-content-type-options": "nosniff",
+  "content-security-policy": "default-src 'none'",
+} as const
+
+/**
  * `GET /v1/logos/{sha256}.{ext}`: the bytes with their type, a strong ETag (the hash: the bytes never change
- * under it) and a year's immutable caching; `If-None-Match` naming it answers `304`. Unknown: `404 not_found`.
+ * under it), a year's immutable caching and the safety headers; `If-None-Match` naming it answers `304`.
+ * Unknown: `404 not_found`.
  */
 export const serveLogo = (name: string, ifNoneMatch: string | undefined) =>
   Effect.gen(function* () {
@@ -111,6 +154,7 @@ export const serveLogo = (name: string, ifNoneMatch: string | undefined) =>
       "content-type": contentTypes[found.value.ext as LogoExt],
       etag,
       "cache-control": "public, max-age=31536000, immutable",
+      ...logoSafetyHeaders,
     }
     const matches = ifNoneMatch !== undefined &&
       // If-None-Match compares weakly (RFC 9110 13.1.2): `W/"…"` names the same bytes.

@@ -8,6 +8,7 @@ import { InvalidRequest, InvalidState, NotAppealable, NotFound, notFound, Servic
 import { Lists, PartnerLimits, VerifyLimits } from "../limits.ts"
 import { decodeQueryWith, decodeWith, ErrorCode } from "../pipeline/decode.ts"
 import { type AnyOperation, operation, type Parameter, type RawInput } from "../pipeline/operation.ts"
+import { withoutControlCharacters } from "../shared/names.ts"
 import { codePointLength, isStorableText } from "../shared/text.ts"
 import { ExternalIdTaken } from "./application-errors.ts"
 import { type BulkAction, type LogoInput, PartnerApplications } from "./applications.ts"
@@ -40,7 +41,9 @@ const isWebsite = (s: string): boolean => {
   }
 }
 
-const Name = Text(PartnerLimits.maxNameLength, "The merchant's name, 1 to 100 characters")
+const Name = withoutControlCharacters(
+  Text(PartnerLimits.maxNameLength, "The merchant's name, 1 to 100 characters, without control characters"),
+)
 const Website = Text(PartnerLimits.maxWebsiteLength, "The merchant's website: an http or https URL").pipe(
   Schema.filter((s) => isWebsite(s) || "must be an http or https URL"),
 )
@@ -59,7 +62,8 @@ const Logo = Schema.String.pipe(
   Schema.filter(refusedAs("too_large"), { [ErrorCode]: "too_large" }),
   Schema.filter(refusedAs("type"), { [ErrorCode]: "type" }),
 ).annotations({
-  description: "A base64 data URL of a PNG, JPEG or WebP image, at most 512 KiB decoded: `data:image/png;base64,…`",
+  description:
+    "A base64 data URL of a PNG, JPEG or WebP image, at most 512 KiB decoded and 16,777,216 pixels (width × height): `data:image/png;base64,…`",
 })
 const logoOf = (s: string): LogoInput => {
   const parsed = parseLogo(s)
@@ -299,7 +303,7 @@ export const applicationOperations = [
   operation({
     name: "partner.applications.update",
     summary:
-      "Updates the name, website, external_id or Verify settings; a new name or website on an active or rejected application sends it back to review.",
+      "Updates the name, website, external_id or Verify settings; a new name or website on an active or rejected application sends it back to review (not on a rejection that may not be appealed: 409 not_appealable).",
     method: "POST",
     path: `${base}/{id}`,
     caller: partner,
@@ -316,7 +320,7 @@ export const applicationOperations = [
         baseUrl: r.baseUrl,
       })),
     output: Record,
-    errors: [InvalidRequest, ServiceNotFound, InvalidState, ExternalIdTaken],
+    errors: [InvalidRequest, ServiceNotFound, InvalidState, NotAppealable, ExternalIdTaken],
     idempotent: true,
     service: PartnerApplications,
     run: (s, p, input) => s.update(p, input),
@@ -364,7 +368,7 @@ export const applicationOperations = [
   operation({
     name: "partner.applications.logo.set",
     summary:
-      "Sets the logo (a base64 data URL of PNG, JPEG or WebP, at most 512 KiB); on a rejected application it asks for review again.",
+      "Sets the logo (a base64 data URL of PNG, JPEG or WebP, at most 512 KiB and 16,777,216 pixels); on a rejected application it asks for review again (409 not_appealable when the rejection may not be appealed).",
     method: "POST",
     path: `${base}/{id}/logo`,
     caller: partner,
@@ -374,14 +378,15 @@ export const applicationOperations = [
     decode: (r: RawInput) =>
       Either.map(decodeLogo(r.body ?? {}), (b) => ({ id: r.params.id, logo: logoOf(b.logo), baseUrl: r.baseUrl })),
     output: Record,
-    errors: [InvalidRequest, ServiceNotFound, InvalidState],
+    errors: [InvalidRequest, ServiceNotFound, InvalidState, NotAppealable],
     idempotent: true,
     service: PartnerApplications,
     run: (s, p, input) => s.setLogo(p, input),
   }),
   operation({
     name: "partner.applications.logo.remove",
-    summary: "Removes the logo (`logo_url` null); on a rejected application it asks for review again.",
+    summary:
+      "Removes the logo (`logo_url` null); on a rejected application it asks for review again (409 not_appealable when the rejection may not be appealed).",
     method: "DELETE",
     path: `${base}/{id}/logo`,
     caller: partner,
@@ -390,7 +395,7 @@ export const applicationOperations = [
     body: undefined,
     decode: (r: RawInput) => Either.right({ id: r.params.id, baseUrl: r.baseUrl }),
     output: Record,
-    errors: [ServiceNotFound, InvalidState],
+    errors: [ServiceNotFound, InvalidState, NotAppealable],
     idempotent: true,
     service: PartnerApplications,
     run: (s, p, input) => s.removeLogo(p, input),

@@ -8,6 +8,7 @@ import { InvalidRequest, NotFound } from "../errors.ts"
 import { Fields as FieldLimits } from "../limits.ts"
 import { decodeWith, ErrorCode } from "../pipeline/decode.ts"
 import { type AnyOperation, operation } from "../pipeline/operation.ts"
+import { withoutControlCharacters } from "../shared/names.ts"
 import { ProformaOutput, TopupAmount, TopupLinkOutput, WalletOutput } from "./operations.ts"
 import { readWallet } from "./read.ts"
 import { WalletTopups } from "./topups.ts"
@@ -29,7 +30,7 @@ const Text = (max: number) => Schema.String.pipe(Schema.minLength(1), Schema.max
 export const ProformaBody = Schema.Struct({
   amount_halalas: TopupAmount,
   buyer: Schema.Struct({
-    name: Text(FieldLimits.maxNameLength),
+    name: withoutControlCharacters(Text(FieldLimits.maxNameLength)),
     vat_number: Schema.optional(VatNumber),
     address: Schema.optional(Text(500)),
   }),

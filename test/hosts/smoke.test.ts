@@ -119,16 +119,10 @@ describe.each(hostNames.map((h) => [h] as [HostName]))("the %s host as a process
   it("a partner's logo is served as bytes without a key: its type, ETag, cache headers, 304, HEAD (DECISIONS 13)", async () => {
     const account = await consoleCall("POST", "/accounts", { name: "Platform", partner: true })
     const key = (await consoleCall("POST", `/accounts/${account.id}/keys`, { mode: "partner" })).key
-    // Every byte value, so nothing on the way may treat the body as text.
+    // A PNG header (64 × 64), then every byte value, so nothing on the way may treat the body as text.
     const bytes = Uint8Array.from([
-      0x89,
-      0x50,
-      0x4e,
-      0x47,
-      0x0d,
-      0x0a,
-      0x1a,
-      0x0a,
+      ...[0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],
+      ...[0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 64, 0, 0, 0, 64, 8, 6, 0, 0, 0, 0, 0, 0, 0],
       ...Array.from({ length: 4096 }, (_, i) => i % 256),
     ])
     const made = await call("POST", "/v1/partner/applications", {
@@ -145,6 +139,8 @@ describe.each(hostNames.map((h) => [h] as [HostName]))("the %s host as a process
     expect(res.status).toBe(200)
     expect(res.headers.get("content-type")).toBe("image/png")
     expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable")
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff")
+    expect(res.headers.get("content-security-policy")).toBe("default-src 'none'")
     const etag = res.headers.get("etag")!
     expect(etag).toMatch(/^"[0-9a-f]{64}"$/)
     expect(new Uint8Array(await res.arrayBuffer())).toEqual(bytes)

@@ -52,20 +52,68 @@ export const reject = (s: TestServer, id: string, reason_code = "brand_mismatch"
 export const serviceEvents = async (s: TestServer, applicationId: string) =>
   (await outbox(s)).filter((e) => e.event.startsWith("service.") && e.data.application_id === applicationId)
 
-/** Image bytes of each kind (magic numbers and a little more). */
-export const pngBytes = (extra = 32) =>
-  Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...Array.from({ length: extra }, (_, i) => i % 256)])
-export const jpegBytes = (extra = 32) =>
-  Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, ...Array.from({ length: extra }, (_, i) => (i * 7) % 256)])
-export const webpBytes = (extra = 32) =>
+const be32 = (n: number) => [(n >>> 24) & 0xff, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff]
+const filler = (extra: number, step: number) => Array.from({ length: extra }, (_, i) => (i * step) % 256)
+
+/**
+ * Image bytes of each kind: the magic numbers, a header declaring `width` × `height` (64 × 64 unless said),
+ * then `extra` bytes of filler (no pixel data: a logo is judged by its header). PNG: the IHDR chunk; JPEG: a
+ * JFIF APP0 segment, then a baseline SOF0; WebP: the extended header VP8X.
+ */
+export const pngBytes = (extra = 32, width = 64, height = 64) =>
+  Uint8Array.from([
+    0x89,
+    0x50,
+    0x4e,
+    0x47,
+    0x0d,
+    0x0a,
+    0x1a,
+    0x0a,
+    ...be32(13),
+    ...new TextEncoder().encode("IHDR"),
+    ...be32(width),
+    ...be32(height),
+    8,
+    6,
+    0,
+    0,
+    0,
+    ...be32(0),
+    ...filler(extra, 1),
+  ])
+export const jpegBytes = (extra = 32, width = 64, height = 64) =>
+  Uint8Array.from([
+    0xff,
+    0xd8,
+    ...[0xff, 0xe0, 0, 16, ...new TextEncoder().encode("JFIF"), 0, 1, 1, 0, 0, 1, 0, 1, 0, 0],
+    ...[0xff, 0xc0, 0, 17, 8, height >> 8, height & 0xff, width >> 8, width & 0xff, 3],
+    ...[1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1],
+    ...filler(extra, 7),
+  ])
+export const webpBytes = (extra = 32, width = 64, height = 64) =>
   Uint8Array.from([
     ...new TextEncoder().encode("RIFF"),
     0x24,
     0,
     0,
     0,
-    ...new TextEncoder().encode("WEBP"),
-    ...Array.from({ length: extra }, (_, i) => (i * 3) % 256),
+    ...new TextEncoder().encode("WEBPVP8X"),
+    10,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    (width - 1) & 0xff,
+    ((width - 1) >> 8) & 0xff,
+    ((width - 1) >> 16) & 0xff,
+    (height - 1) & 0xff,
+    ((height - 1) >> 8) & 0xff,
+    ((height - 1) >> 16) & 0xff,
+    ...filler(extra, 3),
   ])
 
 export const dataUrl = (type: string, bytes: Uint8Array) =>

@@ -237,7 +237,10 @@ describe("properties over random move sequences", () => {
     walk(seq, (from, m, result) => {
       if (Either.isRight(result)) return
       expect(result.left.status).toBe(from.status)
-      expect(result.left._tag).toBe(m._tag === "Appeal" ? "NotAppealable" : "InvalidState")
+      // DECISIONS 18: a brand or logo change of a final rejection is refused as an appeal is.
+      const asAppeal = m._tag === "Appeal" ||
+        ((m._tag === "ChangeBrand" || m._tag === "ChangeLogo") && from.status === "rejected" && !from.appealable)
+      expect(result.left._tag).toBe(asAppeal ? "NotAppealable" : "InvalidState")
     })
   })
 
@@ -254,20 +257,17 @@ describe("properties over random move sequences", () => {
   )
 
   it.prop(
-    "approved_at is set by the first approval and never changes after",
+    "approved_at is set by an approval, withdrawn by a rejection, and otherwise never changes",
     [fc.array(move, { maxLength: 60 })],
     ([seq]) => {
-      let first: number | null = null
       walk(seq, (from, m, result, now) => {
         if (Either.isLeft(result)) return
         const next = result.right.next
-        if (from.approvedAt !== null) expect(next.approvedAt).toBe(from.approvedAt)
-        else if (m._tag === "Approve" && next.status === "active") {
-          expect(next.approvedAt).toBe(now)
-          first ??= now
-        } else expect(next.approvedAt).toBeNull()
+        if (m._tag === "Reject") expect(next.approvedAt).toBeNull()
+        else if (from.approvedAt !== null) expect(next.approvedAt).toBe(from.approvedAt)
+        else if (m._tag === "Approve" && next.status === "active") expect(next.approvedAt).toBe(now)
+        else expect(next.approvedAt).toBeNull()
       })
-      void first
     },
   )
 
@@ -282,4 +282,77 @@ describe("properties over random move sequences", () => {
       if (l.status !== "rejected" && l.status !== "archived") expect(l.reasonCode).toBeNull()
     })
   })
+})
+
+describe('DECISIONS 18: "A pending application sends only while it is under re-review of an approved brand: it came to pending from active"', () => {
+  it("active → pending by a brand change sends; rejected → pending by a change, a logo or an appeal does not", () => {
+    const approved = Either.getOrThrow(decide(provisioned, { _tag: "Approve" }, 1)).next
+    const review = Either.getOrThrow(decide(approved, { _tag: "ChangeBrand", changed: ["name"] }, 2)).next
+    expect(review).toMatchObject({ status: "pending", approvedAt: 1 })
+    expect(sends(review)).toBe(true)
+    const rejected = Either.getOrThrow(decide(review, { _tag: "Reject", reasonCode: "brand_mismatch" }, 3)).next
+    expect(rejected).toMatchObject({ status: "rejected", approvedAt: null })
+    for (
+      const m of [{ _tag: "ChangeBrand", changed: ["website"] }, { _tag: "ChangeLogo" }, { _tag: "Appeal" }] as const
+    ) {
+      const back = Either.getOrThrow(decide(rejected, m, 4)).next
+      expect(back.status, m._tag).toBe("pending")
+      expect(sends(back), m._tag).toBe(false)
+    }
+    // Until the console approves it again.
+    const again = Either.getOrThrow(decide(rejected, { _tag: "Approve" }, 5)).next
+    expect(again).toMatchObject({ status: "active", approvedAt: 5 })
+    expect(sends(again)).toBe(true)
+  })
+
+  it.prop(
+    "over any sequence, a pending sends exactly when it came to pending from active (archive and restore between)",
+    [
+      // From provisioning, or from a re-review of an approved brand that the console rejected.
+      fc.constantFrom<ReadonlyArray<Move>>([], [
+        { _tag: "Approve" },
+        { _tag: "ChangeBrand", changed: ["name"] },
+        { _tag: "Reject", reasonCode: "brand_mismatch" },
+      ]),
+      fc.array(move, { maxLength: 60, size: "max" }),
+    ],
+    ([prefix, rest]) => {
+      let fromActive = false
+      walk([...prefix, ...rest], (from, _m, result) => {
+        if (Either.isLeft(result)) return
+        const next = result.right.next
+        if (next.status === "pending" && from.status !== "pending" && from.status !== "archived") {
+          fromActive = from.status === "active"
+        }
+        expect(sends(next)).toBe(next.status === "active" || (next.status === "pending" && fromActive))
+      })
+    },
+  )
+})
+
+describe('DECISIONS 18: "On a rejection with appealable: false, brand changes and a logo set or removed answer 409 not_appealable, as an appeal does, and change nothing"', () => {
+  for (const reasonCode of ["prohibited_business", "impersonation", "duplicate_application"] as const) {
+    it(`rejected for ${reasonCode}: a name or website change, a logo, an appeal are NotAppealable; unchanged values and edits are no move`, () => {
+      const final = at("rejected", { reasonCode, appealable: false })
+      for (
+        const m of [
+          { _tag: "ChangeBrand", changed: ["name"] },
+          { _tag: "ChangeBrand", changed: ["website"] },
+          { _tag: "ChangeBrand", changed: ["name", "website"] },
+          { _tag: "ChangeLogo" },
+          { _tag: "Appeal" },
+        ] as const
+      ) {
+        expect(decide(final, m, 1), JSON.stringify(m)).toEqual(
+          Either.left({ _tag: "NotAppealable", status: "rejected" }),
+        )
+      }
+      for (const m of [{ _tag: "ChangeBrand", changed: [] }, { _tag: "Edit" }] as const) {
+        expect(decide(final, m, 1)).toEqual(Either.right({ next: final, events: [] }))
+      }
+      // The console may still approve it, or archive it.
+      expect(Either.getOrThrow(decide(final, { _tag: "Approve" }, 1)).next.status).toBe("active")
+      expect(Either.getOrThrow(decide(final, { _tag: "Archive" }, 1)).next.status).toBe("archived")
+    })
+  }
 })

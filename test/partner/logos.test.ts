@@ -1,6 +1,7 @@
 /**
- * Logos (DECISIONS 13, 16): base64 data URLs of PNG, JPEG or WebP whose bytes match the label (magic bytes),
- * at most 512 KiB decoded, stored by content hash and served without a key; the logo rule of the lifecycle.
+ * Logos (DECISIONS 13, 16, 18): base64 data URLs of PNG, JPEG or WebP whose bytes match the label (magic
+ * bytes), at most 512 KiB decoded and 16,777,216 pixels declared, stored by content hash and served without a
+ * key, never to be sniffed (`nosniff`, `default-src 'none'`); the logo rule of the lifecycle.
  */
 import { createHash } from "node:crypto"
 import { request } from "node:http"
@@ -55,7 +56,7 @@ describe('DECISIONS 13: "base64 data URL of PNG, JPEG or WebP (bytes must match)
     const refused = await provision(s, key, merchant({ logo: dataUrl("image/jpeg", pngBytes()) }))
     expect(refused.body.errors).toEqual({ logo: "type" })
     // Exactly 512 KiB is taken; the label's case does not matter.
-    const big = await setLogo(key, made.id, dataUrl("IMAGE/PNG", pngBytes(512 * 1024 - 8)))
+    const big = await setLogo(key, made.id, dataUrl("IMAGE/PNG", pngBytes(512 * 1024 - pngBytes(0).length)))
     expect(big.status).toBe(200)
     expect(big.body.logo_url).toMatch(/\.png$/)
   })
@@ -245,5 +246,95 @@ describe('DECISIONS 13: "logo set or removed" — on `active` no move and no eve
     const removed = await s.call("DELETE", `${app(made.id)}/logo`, { key })
     expect(removed.body).toMatchObject({ error: "invalid_state", status: "archived" })
     expect((await s.call("GET", app(made.id), { key, body: undefined })).body.logo_url).toBe(made.logo_url)
+  })
+})
+
+const safe = (headers: Headers, where: string) => {
+  expect(headers.get("x-content-type-options"), where).toBe("nosniff")
+  expect(headers.get("content-security-policy"), where).toBe("default-src 'none'")
+}
+
+describe(`DECISIONS 18: "Logos are served with X-Content-Type-Options: nosniff and Content-Security-Policy: default-src 'none'"`, () => {
+  it("GET, HEAD, 304 and the /api alias on the Node host", async () => {
+    const { key } = await makePartner(s)
+    const bytes = pngBytes(400)
+    const made = await provisioned(s, key, merchant({ logo: dataUrl("image/png", bytes) }))
+    const path = new URL(made.logo_url).pathname
+    for (const p of [path, `/api${path}`]) {
+      const res = await fetch(s.baseUrl + p)
+      expect(res.status).toBe(200)
+      safe(res.headers, `GET ${p}`)
+      const head = await fetch(s.baseUrl + p, { method: "HEAD" })
+      safe(head.headers, `HEAD ${p}`)
+      const cached = await fetch(s.baseUrl + p, { headers: { "if-none-match": `"${sha256(bytes)}"` } })
+      expect(cached.status).toBe(304)
+      safe(cached.headers, `304 ${p}`)
+    }
+  })
+
+  it("through the web handler (platform.fetch) and the Effect HTTP app (platform.httpApp)", async () => {
+    const { key } = await makePartner(s)
+    const made = await provisioned(s, key, merchant({ logo: dataUrl("image/jpeg", jpegBytes(100)) }))
+    safe((await s.platform.fetch(new Request(made.logo_url))).headers, "platform.fetch")
+    safe((await HttpApp.toWebHandler(s.platform.httpApp)(new Request(made.logo_url))).headers, "platform.httpApp")
+  })
+
+  it("through the dispatcher's own answer to a request line node:http refuses", async () => {
+    const { key } = await makePartner(s)
+    const made = await provisioned(s, key, merchant({ logo: dataUrl("image/webp", webpBytes(100)) }))
+    const url = new URL(made.logo_url)
+    const head = await new Promise<string>((resolve) => {
+      const socket = connect(
+        Number(url.port),
+        url.hostname,
+        () => socket.write(`get ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\n\r\n`),
+      )
+      const chunks: Array<Buffer> = []
+      socket.on("data", (d) => chunks.push(d))
+      socket.on("close", () => {
+        const raw = Buffer.concat(chunks)
+        resolve(raw.subarray(0, raw.indexOf("\r\n\r\n")).toString())
+      })
+    })
+    expect(head).toMatch(/^HTTP\/1\.1 200/)
+    expect(head).toContain("x-content-type-options: nosniff")
+    expect(head).toContain("content-security-policy: default-src 'none'")
+  })
+})
+
+describe('DECISIONS 18: "an image whose declared width times height exceeds 16,777,216 pixels is refused with errors.logo too_large"', () => {
+  it("a 204 KB PNG declaring 100,000 × 100,000: 400, errors.logo too_large, at provisioning and as a new logo; nothing changes", async () => {
+    const { key } = await makePartner(s)
+    const huge = dataUrl("image/png", pngBytes(204 * 1024, 100_000, 100_000))
+    const refused = await provision(s, key, merchant({ logo: huge }))
+    expect(refused.status).toBe(400)
+    expect(refused.body).toMatchObject({ error: "invalid_request", errors: { logo: "too_large" } })
+    const made = await provisioned(s, key, merchant({ logo: dataUrl("image/png", pngBytes(10)) }))
+    for (
+      const [type, bytes] of [
+        ["image/png", pngBytes(10, 4097, 4096)],
+        ["image/jpeg", jpegBytes(10, 65_535, 65_535)],
+        ["image/webp", webpBytes(10, 100_000, 100_000)],
+      ] as const
+    ) {
+      const res = await setLogo(key, made.id, dataUrl(type, bytes))
+      expect(res.status, type).toBe(400)
+      expect(res.body.errors, type).toEqual({ logo: "too_large" })
+    }
+    expect((await s.call("GET", app(made.id), { key })).body).toEqual(made)
+  })
+
+  it("4096 × 4096 is taken; an image whose size cannot be read (PNG magic, then HTML) is `type`", async () => {
+    const { key } = await makePartner(s)
+    const made = await provisioned(s, key)
+    const taken = await setLogo(key, made.id, dataUrl("image/png", pngBytes(10, 4096, 4096)))
+    expect(taken.status).toBe(200)
+    const html = Uint8Array.from([
+      ...[0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],
+      ...new TextEncoder().encode("<!doctype html><script>alert(document.domain)</script>"),
+    ])
+    const res = await setLogo(key, made.id, dataUrl("image/png", html))
+    expect(res.status).toBe(400)
+    expect(res.body.errors).toEqual({ logo: "type" })
   })
 })

@@ -33,6 +33,8 @@ const roundTrip = (server: () => TestServer) => async () => {
   expect(made.logo_url).toBe(`${s.baseUrl}/v1/logos/${sha}.png`)
   const logo = await fetch(made.logo_url)
   expect(logo.headers.get("content-type")).toBe("image/png")
+  expect(logo.headers.get("x-content-type-options")).toBe("nosniff")
+  expect(logo.headers.get("content-security-policy")).toBe("default-src 'none'")
   expect(new Uint8Array(await logo.arrayBuffer())).toEqual(bytes)
   expect((await s.call("GET", app(made.id), { key })).body).toEqual(made)
 

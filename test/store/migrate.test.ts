@@ -168,3 +168,58 @@ describe.runIf(databaseUrl !== undefined)("migrations on postgres (DATABASE_URL)
     30_000,
   )
 })
+
+/**
+ * accounts/0005 (DECISIONS 18): a store made before it, holding applications rejected (or archived while
+ * rejected) with the approval they had before, upgraded: the rejection withdraws that approval, so a change
+ * that sends them back to `pending` does not make them send. Other rows keep theirs.
+ */
+const rejectionWithdrawsApproval = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const before = products.map((p) =>
+    p.name === "accounts" ? { ...p, migrations: p.migrations.filter((m) => m.number < 5) } : p
+  )
+  yield* migrate(before)
+  const acc = "00000000-0000-4000-8000-0000000000a1"
+  yield* sql`INSERT INTO accounts (id, name, sandbox_only, partner, status, created_at)
+    VALUES (${acc}, 'partner', false, true, 'active', 1)`
+  const rows: ReadonlyArray<readonly [string, string, string | null]> = [
+    ["rejected", "rejected", null],
+    ["archived-rejected", "archived", "rejected"],
+    ["active", "active", null],
+    ["pending", "pending", null],
+    ["archived-active", "archived", "active"],
+  ]
+  for (const [i, [name, status, beforeArchive]] of rows.entries()) {
+    yield* sql`INSERT INTO applications (id, account_id, name, status, created_at, approved_at, status_before_archive)
+      VALUES (${`00000000-0000-4000-8000-00000000000${i}`}, ${acc}, ${name}, ${status}, 1, 5, ${beforeArchive})`
+  }
+  yield* migrate(products)
+  const after = yield* sql<{ name: string; approved_at: unknown }>`SELECT name, approved_at FROM applications
+    ORDER BY id`
+  assert.deepStrictEqual(after.map((r) => [r.name, r.approved_at === null ? null : Number(r.approved_at)]), [
+    ["rejected", null],
+    ["archived-rejected", null],
+    ["active", 5],
+    ["pending", 5],
+    ["archived-active", 5],
+  ])
+})
+
+describe('accounts/0005: "a rejection withdraws the approval" on a store made before it (DECISIONS 18)', () => {
+  it.effect(
+    "on PGlite: rejected rows, and rows archived while rejected, lose approved_at; the others keep it",
+    () => rejectionWithdrawsApproval.pipe(Effect.provide(PgliteClient.layer({ dataDir: "memory://" })), Effect.orDie),
+    30_000,
+  )
+
+  it.effect.runIf(databaseUrl !== undefined)(
+    "on PostgreSQL (DATABASE_URL): the same",
+    () =>
+      rejectionWithdrawsApproval.pipe(
+        Effect.provide(freshSchema(databaseUrl!, (url) => PgClient.layer({ url: Redacted.make(url) }))),
+        Effect.orDie,
+      ),
+    30_000,
+  )
+})

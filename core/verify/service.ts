@@ -96,12 +96,20 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
           ),
       )
 
-    /** Loads a verification of the caller's application; another application's is `not_found`. */
+    /**
+     * A verification the caller's key sees: its application's, and of the key's kind (DECISIONS 18: a live or
+     * partner key sees live ones, a test or partner test key sandbox ones). Judged on the one read made anyway.
+     */
+    const sees = (p: KeyPrincipal, found: Option.Option<Verification>): found is Option.Some<Verification> =>
+      Option.isSome(found) && found.value.applicationId === p.application.id &&
+      isSandboxMode(found.value.mode) === isSandboxMode(p.mode)
+
+    /** Loads a verification the caller sees (`sees`); any other is `not_found`, as an unknown id. */
     const loadOwn = (p: KeyPrincipal, id: string, lock: boolean) =>
       Effect.gen(function* () {
         if (!isUuid(id)) return yield* notFound
         const found = yield* (lock ? verifications.getForUpdate : verifications.get)(id as VerificationId)
-        if (Option.isNone(found) || found.value.applicationId !== p.application.id) return yield* notFound
+        if (!sees(p, found)) return yield* notFound
         return found.value
       })
 
@@ -371,7 +379,7 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
     const read = (p: KeyPrincipal, id: string) => {
       if (!isUuid(id)) return Effect.fail(notFound)
       return Effect.flatMap(verifications.get(id as VerificationId), (found) => {
-        if (Option.isNone(found) || found.value.applicationId !== p.application.id) return Effect.fail(notFound)
+        if (!sees(p, found)) return Effect.fail(notFound)
         const v = found.value
         return hasExpired(v, clock.unsafeCurrentTimeMillis())
           ? apply(p, id, () => ({ _tag: "Read" }))

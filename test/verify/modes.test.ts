@@ -4,6 +4,7 @@
  * test key a sandbox one; a key of the other kind reading, checking, resending or cancelling it answers
  * `404 not_found`, as an unknown id, and nothing is sent, charged or changed.
  */
+import { Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { latestCode, setupApplication, startServer, type TestServer, usePostgresServer } from "../support/server.ts"
 import { balance, texts } from "./http-harness.ts"
@@ -147,7 +148,8 @@ describe("on the memory store", () => {
 describe("on PGlite", () => {
   let s: TestServer
   beforeAll(async () => {
-    s = await startServer({ store: "sql", pgliteDir: "memory://" })
+    // No DATABASE_URL, whatever the environment holds: PGlite, not PostgreSQL.
+    s = await startServer({ store: "sql", databaseUrl: Option.none(), pgliteDir: "memory://" })
   }, 60_000)
   afterAll(() => s?.close())
   rules(() => s)

@@ -23,13 +23,20 @@ import type { EventId, Millis, VerificationId } from "../shared/brands.ts"
 import { halalas, isUuid } from "../shared/brands.ts"
 import { riyadhDayStart } from "../shared/riyadh.ts"
 import { isSandboxMode } from "../shared/key-mode.ts"
-import type { Charged, WalletRepo } from "../../ports/store/wallet.ts"
-import { afterCharge, afterChargeDue, chargeEntry, type ChargeRequest, refund } from "../wallet/charge.ts"
+import type { Charged } from "../../ports/store/wallet.ts"
+import {
+  afterCharge,
+  afterChargeDue,
+  chargeEntry,
+  type ChargeRequest,
+  insufficientCredits,
+  refund,
+} from "../wallet/charge.ts"
 import { guardSince, guardSlot, guardWouldTrip, minuteOf, tripGuard, verifiedCredit } from "./guard.ts"
 import { type Command, decide, type Decision, hasExpired, type VerificationEvent } from "./machine.ts"
 import type { Verification, VerifySend, VerifySettings } from "./model.ts"
 import type { CheckInput, StartInput } from "./requests.ts"
-import { judgeSend, sandboxGates } from "./gates.ts"
+import { judgeSend, sandboxGates, type Unaffordable } from "./gates.ts"
 import { defaultSettings } from "./settings.ts"
 import { verificationJson } from "./wire.ts"
 import { untracedStacks } from "../shared/tracing.ts"
@@ -167,6 +174,7 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
       const request = priced ? chargeOf(p, send.priceHalalas, send.verificationId, send.sentAt) : null
       type Admitted =
         | { readonly _tag: "Stale" }
+        | Unaffordable
         | {
           readonly _tag: "Sent"
           readonly guard: GuardStats | null
@@ -187,18 +195,19 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
           guardMinute: minuteOf(send.sentAt),
           guardSince: settings.guard.enabled ? guardSince(send.sentAt) : null,
         }),
-        (outcome): Effect.Effect<Admitted, Effect.Effect.Error<ReturnType<typeof judgeSend>>, WalletRepo> => {
+        (outcome): Effect.Effect<Admitted, Effect.Effect.Error<ReturnType<typeof judgeSend>>> => {
           if (outcome._tag === "Stale") {
             settingsHint.set(send.applicationId, outcome.settings)
             return Effect.succeed({ _tag: "Stale" })
           }
-          return Effect.map(judgeSend(outcome, settings, request), ({ charged, guard }): Admitted => ({
-            _tag: "Sent",
-            guard,
-            balanceAfter: charged,
-            // Judged as it is now: the guard may have paused it (or an unpause begun a new epoch) since.
-            state: { paused: outcome.paused, unpausedAt: outcome.unpausedAt },
-          }))
+          return Effect.map(judgeSend(outcome, settings), (judged): Admitted =>
+            "_tag" in judged ? judged : {
+              _tag: "Sent",
+              guard: judged.guard,
+              balanceAfter: judged.charged,
+              // Judged as it is now: the guard may have paused it (or an unpause begun a new epoch) since.
+              state: { paused: outcome.paused, unpausedAt: outcome.unpausedAt },
+            })
         },
       )
     }
@@ -299,6 +308,8 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
           }))
           : admit(p, saved, settings, { _tag: "Insert", value: v }, send))
         if (sent._tag === "Stale") continue
+        // A priced start runs in no transaction (a sandbox one, in one, is free): the balance is read at once.
+        if (sent._tag === "Unaffordable") return yield* insufficientCredits(chargeOf(p, price, id, now))
         const application: Application = { ...p.application, ...sent.state }
         yield* sms.send({ to: v.to, text: smsText(code, sandbox) }).pipe(
           Effect.catchTag("SmsRefused", (refused) =>
@@ -333,8 +344,17 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
           }
           const send = sendOf(d.next, price, now)
           const sent = yield* admit(p, saved, settings, { _tag: "Update", value: d.next }, send)
+          // Unaffordable fails the transaction: a send that lost the wallet's race left it aborted (gates.ts).
+          if (sent._tag === "Unaffordable") return yield* Effect.fail(sent)
           return sent._tag === "Stale" ? sent : { ...sent, before, next: d.next, send }
-        }))
+        })).pipe(
+          // The balance the refusal reports, read once the transaction rolled back.
+          Effect.catchTag("Unaffordable", () =>
+            Effect.flatMap(
+              Clock.currentTimeMillis,
+              (at) => insufficientCredits(chargeOf(p, price, id, at as Millis)),
+            )),
+        )
         if (outcome._tag === "Stale") continue
         if (outcome._tag === "Refused") return yield* outcome.refusal
         const { before, next, send } = outcome

@@ -20,7 +20,6 @@ import {
 import type { Application } from "../accounts/model.ts"
 import {
   ApplicationPaused,
-  type InsufficientCredits,
   IpRateLimited,
   RateLimited,
   SandboxQuotaExceeded,
@@ -29,8 +28,7 @@ import {
 } from "../errors.ts"
 import { VerifyLimits } from "../limits.ts"
 import type { SaudiMobile } from "../shared/brands.ts"
-import type { Charged, WalletRepo } from "../../ports/store/wallet.ts"
-import { type ChargeRequest, insufficientCredits } from "../wallet/charge.ts"
+import type { Charged } from "../../ports/store/wallet.ts"
 import type { VerifySettings } from "./model.ts"
 
 /** Sandbox gates of a sandbox `start` (resends are neither counted nor refused by them); the application is locked. */
@@ -45,24 +43,33 @@ export const sandboxGates = (application: Application, to: SaudiMobile) =>
   })
 
 /**
- * rate_limited, ip_rate_limited, spend_cap_reached, application_paused, then insufficient_credits (step 6), on
- * what the send was judged on (`VerifySendsRepo.send`: a refused send wrote nothing). Answers the guard's count
- * (when it is to judge) and the balance after the charge (null: free).
+ * The wallet could not cover the send's price: answered `402 insufficient_credits` with the balance read once the
+ * send's transaction is over. A send that lost the wallet's race under its row lock raised `verify_send_undone`,
+ * which aborts the transaction it ran in (a resend's): nothing may be read on it.
+ */
+export interface Unaffordable {
+  readonly _tag: "Unaffordable"
+}
+
+const unaffordable: Unaffordable = { _tag: "Unaffordable" }
+
+/**
+ * rate_limited, ip_rate_limited, spend_cap_reached, application_paused, then insufficient_credits (step 6,
+ * `Unaffordable`), on what the send was judged on (`VerifySendsRepo.send`: a refused send wrote nothing). Answers
+ * the guard's count (when it is to judge) and the balance after the charge (null: free).
  */
 export const judgeSend = (
   judged: SendJudged,
   settings: VerifySettings,
-  charge: ChargeRequest | null,
 ): Effect.Effect<
-  { readonly guard: GuardStats | null; readonly charged: Charged | null },
-  RateLimited | IpRateLimited | SpendCapReached | ApplicationPaused | InsufficientCredits,
-  WalletRepo
+  { readonly guard: GuardStats | null; readonly charged: Charged | null } | Unaffordable,
+  RateLimited | IpRateLimited | SpendCapReached | ApplicationPaused
 > => {
   if (!judged.destination) return new RateLimited({})
   if (!judged.clientIp) return new IpRateLimited({})
   if (!judged.spendAdmitted) return new SpendCapReached({})
   if (judged.paused) return new ApplicationPaused({})
-  if (judged.charged !== null && Option.isNone(judged.charged)) return insufficientCredits(charge!)
+  if (judged.charged !== null && Option.isNone(judged.charged)) return Effect.succeed(unaffordable)
   return Effect.succeed({
     guard: settings.guard.enabled ? judged.guard : null,
     charged: judged.charged === null ? null : judged.charged.value,

@@ -23,13 +23,20 @@ import type { EventId, Millis, VerificationId } from "../shared/brands.ts"
 import { halalas, isUuid } from "../shared/brands.ts"
 import { riyadhDayStart } from "../shared/riyadh.ts"
 import { isSandboxMode } from "../shared/key-mode.ts"
-import type { Charged, WalletRepo } from "../../ports/store/wallet.ts"
-import { afterCharge, afterChargeDue, chargeEntry, type ChargeRequest, refund } from "../wallet/charge.ts"
+import type { Charged } from "../../ports/store/wallet.ts"
+import {
+  afterCharge,
+  afterChargeDue,
+  chargeEntry,
+  type ChargeRequest,
+  insufficientCredits,
+  refund,
+} from "../wallet/charge.ts"
 import { guardSince, guardSlot, guardWouldTrip, minuteOf, tripGuard, verifiedCredit } from "./guard.ts"
 import { type Command, decide, type Decision, hasExpired, type VerificationEvent } from "./machine.ts"
 import type { Verification, VerifySend, VerifySettings } from "./model.ts"
 import type { CheckInput, StartInput } from "./requests.ts"
-import { judgeSend, sandboxGates } from "./gates.ts"
+import { judgeSend, sandboxGates, type Unaffordable } from "./gates.ts"
 import { defaultSettings } from "./settings.ts"
 import { verificationJson } from "./wire.ts"
 import { untracedStacks } from "../shared/tracing.ts"
@@ -96,12 +103,20 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
           ),
       )
 
-    /** Loads a verification of the caller's application; another application's is `not_found`. */
+    /**
+     * A verification the caller's key sees: its application's, and of the key's kind (DECISIONS 18: a live or
+     * partner key sees live ones, a test or partner test key sandbox ones). Judged on the one read made anyway.
+     */
+    const sees = (p: KeyPrincipal, found: Option.Option<Verification>): found is Option.Some<Verification> =>
+      Option.isSome(found) && found.value.applicationId === p.application.id &&
+      isSandboxMode(found.value.mode) === isSandboxMode(p.mode)
+
+    /** Loads a verification the caller sees (`sees`); any other is `not_found`, as an unknown id. */
     const loadOwn = (p: KeyPrincipal, id: string, lock: boolean) =>
       Effect.gen(function* () {
         if (!isUuid(id)) return yield* notFound
         const found = yield* (lock ? verifications.getForUpdate : verifications.get)(id as VerificationId)
-        if (Option.isNone(found) || found.value.applicationId !== p.application.id) return yield* notFound
+        if (!sees(p, found)) return yield* notFound
         return found.value
       })
 
@@ -159,6 +174,7 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
       const request = priced ? chargeOf(p, send.priceHalalas, send.verificationId, send.sentAt) : null
       type Admitted =
         | { readonly _tag: "Stale" }
+        | Unaffordable
         | {
           readonly _tag: "Sent"
           readonly guard: GuardStats | null
@@ -179,18 +195,19 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
           guardMinute: minuteOf(send.sentAt),
           guardSince: settings.guard.enabled ? guardSince(send.sentAt) : null,
         }),
-        (outcome): Effect.Effect<Admitted, Effect.Effect.Error<ReturnType<typeof judgeSend>>, WalletRepo> => {
+        (outcome): Effect.Effect<Admitted, Effect.Effect.Error<ReturnType<typeof judgeSend>>> => {
           if (outcome._tag === "Stale") {
             settingsHint.set(send.applicationId, outcome.settings)
             return Effect.succeed({ _tag: "Stale" })
           }
-          return Effect.map(judgeSend(outcome, settings, request), ({ charged, guard }): Admitted => ({
-            _tag: "Sent",
-            guard,
-            balanceAfter: charged,
-            // Judged as it is now: the guard may have paused it (or an unpause begun a new epoch) since.
-            state: { paused: outcome.paused, unpausedAt: outcome.unpausedAt },
-          }))
+          return Effect.map(judgeSend(outcome, settings), (judged): Admitted =>
+            "_tag" in judged ? judged : {
+              _tag: "Sent",
+              guard: judged.guard,
+              balanceAfter: judged.charged,
+              // Judged as it is now: the guard may have paused it (or an unpause begun a new epoch) since.
+              state: { paused: outcome.paused, unpausedAt: outcome.unpausedAt },
+            })
         },
       )
     }
@@ -291,6 +308,8 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
           }))
           : admit(p, saved, settings, { _tag: "Insert", value: v }, send))
         if (sent._tag === "Stale") continue
+        // A priced start runs in no transaction (a sandbox one, in one, is free): the balance is read at once.
+        if (sent._tag === "Unaffordable") return yield* insufficientCredits(chargeOf(p, price, id, now))
         const application: Application = { ...p.application, ...sent.state }
         yield* sms.send({ to: v.to, text: smsText(code, sandbox) }).pipe(
           Effect.catchTag("SmsRefused", (refused) =>
@@ -325,8 +344,17 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
           }
           const send = sendOf(d.next, price, now)
           const sent = yield* admit(p, saved, settings, { _tag: "Update", value: d.next }, send)
+          // Unaffordable fails the transaction: a send that lost the wallet's race left it aborted (gates.ts).
+          if (sent._tag === "Unaffordable") return yield* Effect.fail(sent)
           return sent._tag === "Stale" ? sent : { ...sent, before, next: d.next, send }
-        }))
+        })).pipe(
+          // The balance the refusal reports, read once the transaction rolled back.
+          Effect.catchTag("Unaffordable", () =>
+            Effect.flatMap(
+              Clock.currentTimeMillis,
+              (at) => insufficientCredits(chargeOf(p, price, id, at as Millis)),
+            )),
+        )
         if (outcome._tag === "Stale") continue
         if (outcome._tag === "Refused") return yield* outcome.refusal
         const { before, next, send } = outcome
@@ -371,7 +399,7 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
     const read = (p: KeyPrincipal, id: string) => {
       if (!isUuid(id)) return Effect.fail(notFound)
       return Effect.flatMap(verifications.get(id as VerificationId), (found) => {
-        if (Option.isNone(found) || found.value.applicationId !== p.application.id) return Effect.fail(notFound)
+        if (!sees(p, found)) return Effect.fail(notFound)
         const v = found.value
         return hasExpired(v, clock.unsafeCurrentTimeMillis())
           ? apply(p, id, () => ({ _tag: "Read" }))

@@ -230,6 +230,31 @@ describe.runIf(databaseUrl !== undefined)(suite, () => {
     expect(await ledger(accountId)).toEqual({ charges: N, refunds: 0 })
   })
 
+  it("9 concurrent resends of 9 codes over both processes, on a wallet affording 2 (five rounds): each round exactly 2 sent and charged, 7 answered 402 insufficient_credits, never a 5xx, and a zero balance", async () => {
+    for (let round = 0; round < 5; round++) {
+      const { accountId, key } = await setup((9 + 2) * 9)
+      const destinations = Array.from({ length: 9 }, () => phone())
+      const ids: Array<string> = []
+      for (const [i, to] of destinations.entries()) {
+        const started = await (i % 2 === 0 ? a : b).call("POST", "/v1/verify/start", { key, body: { to } })
+        expect(started.status).toBe(200)
+        ids.push(started.body.id)
+      }
+      const answers = await Promise.all(
+        ids.map((id, i) => (i % 2 === 0 ? b : a).call("POST", `/v1/verify/${id}/resend`, { key, body: {} })),
+      )
+      expect(answers.map((r) => r.status).filter((st) => st !== 200 && st !== 402), `round ${round}`).toEqual([])
+      expect(answers.filter((r) => r.status === 200)).toHaveLength(2)
+      for (const r of answers.filter((r) => r.status === 402)) {
+        expect(r.body).toMatchObject({ error: "insufficient_credits", price_halalas: 9 })
+      }
+      const sent = await q<{ n: string }>('SELECT count(*) AS n FROM sim_sms WHERE "to" = ANY($1)', [destinations])
+      expect(Number(sent[0].n)).toBe(9 + 2)
+      expect(await balance(accountId)).toBe(0)
+      expect(await ledger(accountId)).toEqual({ charges: 9 + 2, refunds: 0 })
+    }
+  })
+
   it("64 concurrent starts to one destination over both processes, hourly_cap_per_destination 5: exactly 5 sent and charged, 59 answered 429 rate_limited", async () => {
     const { accountId, applicationId, key } = await setup(64 * 9)
     await a.console("PUT", `/applications/${applicationId}/verify-settings`, { hourly_cap_per_destination: 5 })

@@ -5,6 +5,7 @@
  */
 import { Effect, Layer, Option } from "effect"
 import { isVerificationEvent } from "../../core/webhooks/events.ts"
+import { isSandboxMode } from "../../core/shared/key-mode.ts"
 import type { Verification } from "../../core/verify/model.ts"
 import { type FeedEntry, PartnerFeedRepo, positionBefore, VerificationLogRepo } from "../../ports/store/partner-feed.ts"
 import { isPartnerFeedEvent } from "../../core/partner/feed-events.ts"
@@ -75,6 +76,7 @@ export const VerificationLogRepoMemory = Layer.effect(
           if (query.status !== null && v.status !== query.status) continue
           if (query.to !== null && v.to !== query.to) continue
           if (query.reference !== null && v.reference !== query.reference) continue
+          if (isSandboxMode(v.mode) !== query.sandbox) continue
           const b = query.before
           if (b !== null && !(v.createdAt < b.createdAt || (v.createdAt === b.createdAt && v.id < b.id))) continue
           rows.push(v)

@@ -86,6 +86,7 @@ export const VerificationLogRepoSql = Layer.effect(
             AND (${query.status}::text IS NULL OR status = ${query.status}::text)
             AND (${query.to}::text IS NULL OR "to" = ${query.to}::text)
             AND (${query.reference}::text IS NULL OR reference = ${query.reference}::text)
+            AND (mode IN ('test', 'partner_test')) = ${query.sandbox}::boolean
           ORDER BY created_at DESC, id DESC LIMIT ${query.limit}`.pipe(
           Effect.map((rows) => rows.map(toVerification)),
           Effect.orDie,

@@ -12,6 +12,7 @@ import { makeCursors } from "../pipeline/cursor.ts"
 import { InvalidRequest, ServiceNotFound } from "../pipeline/errors.ts"
 import type { Millis, SaudiMobile } from "../shared/brands.ts"
 import { isUuid } from "../shared/brands.ts"
+import { isSandboxMode } from "../shared/key-mode.ts"
 import { untracedStacks } from "../shared/tracing.ts"
 import type { VerificationStatus } from "../verify/model.ts"
 import { verificationJson } from "../verify/wire.ts"
@@ -62,6 +63,7 @@ export class VerificationLog extends Effect.Service<VerificationLog>()("core/Ver
         const listName = JSON.stringify([
           "partner.verifications",
           app.id,
+          isSandboxMode(p.mode),
           input.status ?? null,
           input.to ?? null,
           input.reference ?? null,
@@ -83,6 +85,8 @@ export class VerificationLog extends Effect.Service<VerificationLog>()("core/Ver
           status: input.status ?? null,
           to: input.to ?? null,
           reference: input.reference ?? null,
+          // Key modes partition what a key sees (DECISIONS 18): a partner test key lists the sandbox ones only.
+          sandbox: isSandboxMode(p.mode),
           before,
           limit: limit + 1,
         })

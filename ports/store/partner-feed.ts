@@ -73,6 +73,8 @@ export interface VerificationLogQuery {
   readonly status: VerificationStatus | null
   readonly to: SaudiMobile | null
   readonly reference: string | null
+  /** Sandbox verifications (made with a test or partner test key) or live ones: a key sees its own kind only. */
+  readonly sandbox: boolean
   /** The rows after this one in the list's order (newest first, then the greater id); null: from the newest. */
   readonly before: { readonly createdAt: Millis; readonly id: string } | null
   readonly limit: number

@@ -75,8 +75,25 @@ const logRules = (name: string, server: () => TestServer) =>
           attempts: 1,
           external_id: "shop-7",
         })
-        // The partner-test key reads the same log.
-        expect((await log(s, p.testKey, app.id)).body).toEqual(res.body)
+      })
+
+      it("key modes partition what a key sees (DECISIONS 18): the partner test key lists only sandbox codes, the partner key only live ones", async () => {
+        const { app, ids, p, s } = await fixture()
+        await s.console("POST", `/accounts/${p.account.id}/sandbox-destinations`, { to: "+966500000000" })
+        const sandbox = await s.call("POST", "/v1/verify/start", {
+          key: p.testKey,
+          body: { to: "+966500000000", application: app.id },
+        })
+        expect(sandbox.status).toBe(200)
+        const live = await log(s, p.key, app.id)
+        expect(live.body.data.map((v: any) => v.id)).toEqual([...ids].reverse())
+        const test = await log(s, p.testKey, app.id)
+        expect(test.status).toBe(200)
+        expect(test.body.data.map((v: any) => [v.id, v.mode])).toEqual([[sandbox.body.id, "partner_test"]])
+        // A cursor of one kind's list is not a cursor of the other's.
+        const paged = await log(s, p.key, app.id, "limit=1")
+        const crossed = await log(s, p.testKey, app.id, `cursor=${encodeURIComponent(paged.body.next_cursor)}`)
+        expect(crossed.status).toBe(400)
       })
 
       it("a code older than 90 days has left the log", async () => {

@@ -167,6 +167,7 @@ const contract = <E>(name: string, store: Layer.Layer<Store, E>) =>
           status: null,
           to: null,
           reference: null,
+          sandbox: false,
           before: null,
           limit: 100,
         }

@@ -34,6 +34,9 @@ export const startServer = async (
     smsProvider: "simulator",
     consoleToken: "console-test-token",
     consoleTokenGenerated: false,
+    // The store is what the test names: a `store: "sql"` suite without a `databaseUrl` is PGlite's, even when
+    // the test command runs with DATABASE_URL set (it ran on PostgreSQL's public schema before).
+    databaseUrl: Option.none(),
     ...overrides,
   }
   const platform = await makePlatform(settings, options)

@@ -11,4 +11,6 @@ export default defineConfig({
   splitting: true,
   // Dependencies stay external: they are installed beside the package.
   skipNodeModulesBundle: true,
+  // The migrated empty store every new PGlite store starts from, made when stale and shipped beside the bundle.
+  onSuccess: "node --import tsx scripts/snapshot.ts --out dist/store-snapshot",
 })

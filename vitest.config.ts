@@ -7,5 +7,6 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: "forks",
     globalSetup: ["test/support/snapshot-setup.ts"],
+    reporters: ["default", "./test/support/timing-reporter.ts"],
   },
 })

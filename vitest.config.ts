@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
+    globalSetup: ["test/support/snapshot-setup.ts"],
+    reporters: ["default", "./test/support/timing-reporter.ts"],
   },
 })

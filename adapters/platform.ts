@@ -98,9 +98,14 @@ export type PlatformServices = Layer.Layer.Success<ReturnType<typeof platformLay
 export const declaredOperations = operationsOf()
 
 /** `GET /openapi.json`: the document of the declared operations, made once. */
+/** The document is made on the first request for it, not at start: 50-60 ms of every start on Node (issue 28). */
 const openApiRoute = (operations: ReadonlyArray<AnyOperation>): Route<never> => {
-  const document = openApiDocument(operations)
-  return { method: "GET", path: "/openapi.json", handler: () => Effect.succeed({ status: 200, body: document }) }
+  let document: ReturnType<typeof openApiDocument> | undefined
+  return {
+    method: "GET",
+    path: "/openapi.json",
+    handler: () => Effect.sync(() => ({ status: 200, body: document ??= openApiDocument(operations) })),
+  }
 }
 
 /** The route table, built once in the platform's runtime (some routes hold their services from the start). */

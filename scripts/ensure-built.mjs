@@ -1,4 +1,4 @@
-// `npm start` builds first when dist/ is missing or older than any source file.
+// `npm start` builds first when dist/ (or its store snapshot) is missing or older than any source file.
 import { execSync } from "node:child_process"
 import { existsSync, readdirSync, statSync } from "node:fs"
 import { join } from "node:path"
@@ -13,6 +13,6 @@ const newest = (dir) => {
   return t
 }
 const sources = Math.max(...["core", "ports", "adapters", "hosts"].map(newest), statSync("mod.ts").mtimeMs)
-if (!existsSync(out) || statSync(out).mtimeMs < sources) {
+if (!existsSync(out) || !existsSync("dist/store-snapshot/manifest.json") || statSync(out).mtimeMs < sources) {
   execSync("npx tsup", { stdio: ["ignore", "ignore", "inherit"] })
 }

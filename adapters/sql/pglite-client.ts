@@ -72,6 +72,12 @@ export const PgliteSettings = {
 export interface PgliteClientOptions {
   /** `"memory://"` for an in-memory database, otherwise a directory (created if missing). */
   readonly dataDir: string
+  /**
+   * A data directory to start a NEW database from (PGlite's `loadDataDir`: the tarball of `dumpDataDir`)
+   * instead of running initdb: adapters/sql/snapshot.ts gives the migrated empty store. Asked only when the
+   * database is new (`memory://`, or a directory without `PG_VERSION`); undefined runs initdb as before.
+   */
+  readonly seed?: () => Promise<Blob | undefined>
 }
 
 type TransformRows = (<A extends object>(rows: ReadonlyArray<A>) => ReadonlyArray<A>) | undefined
@@ -161,16 +167,30 @@ const initializeApart = async (dataDir: string): Promise<void> => {
   })
 }
 
-const openPglite = (dataDir: string): Effect.Effect<PGlite, SqlError, Scope.Scope> =>
+/** Whether `dataDir` holds no database yet: always for `memory://`, else a directory without `PG_VERSION`. */
+const isNew = async (dataDir: string): Promise<boolean> => {
+  const directory = localDirectory(dataDir)
+  if (directory === undefined) return dataDir.startsWith("memory://")
+  const fs = await import("node:fs")
+  return !fs.existsSync(`${directory}/PG_VERSION`)
+}
+
+const openPglite = (options: PgliteClientOptions): Effect.Effect<PGlite, SqlError, Scope.Scope> =>
   Effect.acquireRelease(
     Effect.tryPromise({
       try: async () => {
-        await initializeApart(dataDir)
-        const pg = new PGlite(dataDir, { parsers: { [INT8]: parseInt8 }, startParams: startParams() })
+        const { dataDir } = options
+        const seed = options.seed !== undefined && await isNew(dataDir) ? await options.seed() : undefined
+        if (seed === undefined) await initializeApart(dataDir)
+        const pg = new PGlite(dataDir, {
+          parsers: { [INT8]: parseInt8 },
+          startParams: startParams(),
+          ...(seed === undefined ? {} : { loadDataDir: seed }),
+        })
         await pg.waitReady
         return pg
       },
-      catch: toSqlError(`PgliteClient: cannot open ${dataDir}`),
+      catch: toSqlError(`PgliteClient: cannot open ${options.dataDir}`),
     }),
     (pg) =>
       pg.closed ? Effect.void : Effect.tryPromise(() => pg.close()).pipe(
@@ -262,12 +282,16 @@ const makeConnection = (pg: PGlite): Connection => {
  * over the same connection and permit (executor.ts).
  * Uses the `Reactivity` service from the context when there is one, else a private one.
  */
-const makePglite = (
+export const makePgliteInstance = (
   options: PgliteClientOptions,
-): Effect.Effect<{ readonly client: Client.SqlClient; readonly driver: SqlDriverShape }, SqlError, Scope.Scope> =>
+): Effect.Effect<
+  { readonly client: Client.SqlClient; readonly driver: SqlDriverShape; readonly pg: PGlite },
+  SqlError,
+  Scope.Scope
+> =>
   Effect.gen(function* () {
     yield* ensureDirectory(options.dataDir)
-    const pg = yield* openPglite(options.dataDir)
+    const pg = yield* openPglite(options)
     const connection = makeConnection(pg)
     const semaphore = yield* Effect.makeSemaphore(1)
 
@@ -299,19 +323,20 @@ const makePglite = (
         ["server.address", options.dataDir],
       ],
     }).pipe(Effect.provideService(Reactivity.Reactivity, reactivity))
-    return { client, driver }
+    return { client, driver, pg }
   })
 
 /** A `SqlClient` backed by one PGlite instance, closed when the scope closes. */
 export const makePgliteClient = (
   options: PgliteClientOptions,
-): Effect.Effect<Client.SqlClient, SqlError, Scope.Scope> => Effect.map(makePglite(options), ({ client }) => client)
+): Effect.Effect<Client.SqlClient, SqlError, Scope.Scope> =>
+  Effect.map(makePgliteInstance(options), ({ client }) => client)
 
 /** `SqlClient` layer, with the executor's driver; the PGlite instance is closed when the layer is released. */
 export const layer = (options: PgliteClientOptions): Layer.Layer<Client.SqlClient | SqlDriver, SqlError> =>
   Layer.unwrapScoped(
     Effect.map(
-      makePglite(options),
+      makePgliteInstance(options),
       ({ client, driver }) => Layer.merge(Layer.succeed(Client.SqlClient, client), Layer.succeed(SqlDriver, driver)),
     ),
   )

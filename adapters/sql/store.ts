@@ -5,6 +5,7 @@ import { products, sqlRepositoriesOf, sqlStoreOf, type Store } from "../products
 import type { AnyProduct } from "../product.ts"
 import * as PgNamedClient from "./pg-client.ts"
 import * as PgliteClient from "./pglite-client.ts"
+import { seedFor } from "./snapshot.ts"
 
 /** Every product's repositories over one `SqlClient`. */
 export const SqlStore: Layer.Layer<Store, never, SqlClient.SqlClient> = sqlRepositoriesOf()
@@ -21,8 +22,8 @@ export const PgStoreLive = (
   list: ReadonlyArray<AnyProduct> = products,
 ): Layer.Layer<Store | SqlClient.SqlClient> => storeOver(PgNamedClient.layer(url), list)
 
-/** `dataDir`: `"memory://"` or a directory. */
+/** `dataDir`: `"memory://"` or a directory. A new database starts from the shipped snapshot (snapshot.ts). */
 export const PgliteStoreLive = (
   dataDir: string,
   list: ReadonlyArray<AnyProduct> = products,
-): Layer.Layer<Store | SqlClient.SqlClient> => storeOver(PgliteClient.layer({ dataDir }), list)
+): Layer.Layer<Store | SqlClient.SqlClient> => storeOver(PgliteClient.layer({ dataDir, seed: seedFor(list) }), list)

@@ -1,0 +1,36 @@
+/**
+ * Where the test command's time goes (issue 28), printed after vitest's own summary: the slowest files (their
+ * import and their tests and hooks), and the tests' time by the store they name (a test or suite whose name
+ * says memory, PGlite or PostgreSQL). Files run in parallel, so the sums exceed the wall-clock time.
+ */
+import type { Reporter, TestModule } from "vitest/node"
+
+const stores = [["memory", /\bmemory\b/i], ["PGlite", /pglite/i], ["PostgreSQL", /postgres/i]] as const
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`
+
+export default class TimingReporter implements Reporter {
+  onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
+    const files = modules.map((m) => {
+      const d = m.diagnostic()
+      return { file: m.moduleId.replace(`${process.cwd()}/`, ""), ms: d.collectDuration + d.duration }
+    }).sort((a, b) => b.ms - a.ms)
+    const byStore = new Map<string, number>()
+    for (const m of modules) {
+      for (const test of m.children.allTests()) {
+        const ms = test.diagnostic()?.duration ?? 0
+        const store = stores.find(([, pattern]) => pattern.test(test.fullName))?.[0] ?? "no store named"
+        byStore.set(store, (byStore.get(store) ?? 0) + ms)
+      }
+    }
+    const total = files.reduce((n, f) => n + f.ms, 0)
+    const lines = [
+      "",
+      `Time by file (${files.length} files, ${seconds(total)} in all, run in parallel); the slowest 15:`,
+      ...files.slice(0, 15).map((f) => `  ${seconds(f.ms).padStart(8)}  ${f.file}`),
+      "Tests' time by the store they name:",
+      ...[...byStore].sort((a, b) => b[1] - a[1]).map(([store, ms]) => `  ${seconds(ms).padStart(8)}  ${store}`),
+    ]
+    console.log(lines.join("\n"))
+  }
+}

@@ -1,3 +1,4 @@
+import { cpSync } from "node:fs"
 import { defineConfig } from "tsup"
 
 export default defineConfig({
@@ -11,4 +12,7 @@ export default defineConfig({
   splitting: true,
   // Dependencies stay external: they are installed beside the package.
   skipNodeModulesBundle: true,
+  // The documents' fonts, read beside the code that uses them (adapters/documents/fonts.ts: `./fonts/…` from a
+  // chunk at dist/'s root).
+  onSuccess: async () => cpSync("adapters/documents/fonts", "dist/fonts", { recursive: true }),
 })

@@ -4,9 +4,11 @@
  * pdf-lib), which shapes Arabic (initial, medial, final and isolated forms, the lam-alef ligatures) and
  * reverses a right-to-left run itself.
  */
-import bidiFactory from "bidi-js"
+import bidiFactory, { type Bidi } from "bidi-js"
 
-const bidi = bidiFactory()
+// The package's one export, the factory, is its CommonJS `module.exports`: the default import everywhere at run
+// time, though Deno types that import as the declaration's namespace.
+const bidi = (bidiFactory as unknown as () => Bidi)()
 
 /** A run of one embedding level, in logical order; `rtl` when it is drawn right to left. */
 export interface Run {

@@ -1,7 +1,21 @@
+import { execFileSync } from "node:child_process"
+import { cpSync, rmSync } from "node:fs"
 import { defineConfig } from "tsup"
 
-// The migrated empty store every new PGlite store starts from, made when stale and shipped beside the bundle.
-const snapshot = "node --import tsx scripts/snapshot.ts --out dist/store-snapshot"
+/**
+ * What the package ships beside its code: the documents' fonts (adapters/documents/fonts.ts reads them from
+ * dist/fonts/) and the migrated empty store every new PGlite store starts from (adapters/sql/snapshot.ts, made
+ * when stale, in dist/store-snapshot/).
+ */
+const besideTheCode = async () => {
+  cpSync("adapters/documents/fonts", "dist/fonts", { recursive: true })
+  execFileSync(process.execPath, ["--import", "tsx", "scripts/snapshot.ts", "--out", "dist/store-snapshot"], {
+    stdio: "inherit",
+  })
+}
+
+// dist/ is emptied once, before both builds write to it (a `clean` of one build could race the other's output).
+rmSync("dist", { recursive: true, force: true })
 
 export default defineConfig([
   {
@@ -10,13 +24,12 @@ export default defineConfig([
     target: "node20",
     platform: "node",
     sourcemap: true,
-    clean: true,
     dts: { entry: { mod: "mod.ts" } },
     splitting: true,
     // The library's dependencies stay external: they are installed beside the package, and an app that embeds
     // it shares its `effect` with the platform.
     skipNodeModulesBundle: true,
-    onSuccess: snapshot,
+    onSuccess: besideTheCode,
   },
   {
     // The standalone Node host (`npm start`) is one file with Effect inside it: Node's ESM loader takes
@@ -30,7 +43,8 @@ export default defineConfig([
     platform: "node",
     // No source map: 9 MB in the package for a bundle of the same sources.
     sourcemap: false,
-    splitting: false,
+    // Split only where the code loads a module lazily (the PDF renderer: adapters/documents/pdf-lib.ts).
+    splitting: true,
     noExternal: [/^effect($|\/)/, /^@effect\//, "fast-check", "multipasta"],
     // Every other package stays external (drivers, their CommonJS helpers such as pg-cursor, the PDF library).
     external: [/^(?![./]|effect($|\/)|@effect\/|fast-check$|multipasta$)/],

@@ -19,4 +19,6 @@ export interface ProformaDocument {
 export class Documents extends Context.Tag("ports/Documents")<Documents, {
   /** The proforma as a PDF file. */
   readonly proformaPdf: (proforma: ProformaDocument) => Effect.Effect<Uint8Array>
+  /** The characters of a text the documents cannot show (none: every character renders), each once. */
+  readonly unrenderable: (text: string) => Effect.Effect<ReadonlyArray<string>>
 }>() {}

@@ -17,7 +17,7 @@ import {
   WalletRepo,
 } from "../../ports/store/wallet.ts"
 import { InvalidState } from "../accounts/errors.ts"
-import { notFound } from "../errors.ts"
+import { InvalidRequest, notFound } from "../errors.ts"
 import { Wallet } from "../limits.ts"
 import type { AccountId } from "../shared/brands.ts"
 import { isUuid } from "../shared/brands.ts"
@@ -132,11 +132,35 @@ export class WalletTopups extends Effect.Service<WalletTopups>()("core/WalletTop
     })
 
     /**
+     * A buyer whose name or address has a character the proforma's document cannot show is refused (DECISIONS
+     * 18: the PDF renders every name the proforma accepted): `400 invalid_request`, the field `invalid`, its
+     * message naming up to 8 of those characters.
+     */
+    const unrenderableBuyer = Effect.fnUntraced(function* (buyer: ProformaInput["buyer"]) {
+      const fields: Record<string, string> = {}
+      for (const [name, text] of [["buyer.name", buyer.name], ["buyer.address", buyer.address]] as const) {
+        if (text === undefined) continue
+        const chars = yield* documents.unrenderable(text)
+        if (chars.length > 0) {
+          fields[name] = `has characters the proforma's document cannot show: ${chars.slice(0, 8).join(" ")}`
+        }
+      }
+      const names = Object.keys(fields)
+      if (names.length === 0) return
+      return yield* new InvalidRequest({
+        message: names.length === 1 ? `\`${names[0]}\` ${fields[names[0]]}` : `${names.length} fields are refused.`,
+        fields,
+        errors: Object.fromEntries(names.map((n) => [n, "invalid"])),
+      })
+    })
+
+    /**
      * `wallet.proformas.create`: numbered from the Riyadh year's counter in the proforma's own transaction, so
      * numbers have no gaps or repeats whatever the processes.
      */
     const createProforma = Effect.fn("WalletTopups.createProforma", untracedStacks)(
       function* (accountId: AccountId, input: ProformaInput) {
+        yield* unrenderableBuyer(input.buyer)
         const id = yield* secrets.uuid
         const money = withVat(input.amount_halalas)
         return yield* tx.withTransaction(Effect.gen(function* () {

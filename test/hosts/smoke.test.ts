@@ -4,6 +4,7 @@
  * graceful stop.
  */
 import { connect } from "node:net"
+import { extractText, getDocumentProxy } from "unpdf"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { fixture, prepare, routes } from "../console/routes.ts"
 import { type Call, consoleCaller, jsonCall } from "../support/net.ts"
@@ -114,6 +115,23 @@ describe.each(hostNames.map((h) => [h] as [HostName]))("the %s host as a process
         r.data(res.body.data, ids)
       })
     }
+  })
+
+  it("a proforma's PDF for an Arabic and mixed-script buyer: 200 application/pdf set in the embedded DejaVu Sans (DECISIONS 18)", async () => {
+    const account = await consoleCall("POST", "/accounts", { name: "Merchant" })
+    const token = (await consoleCall("POST", `/accounts/${account.id}/account-tokens`, { role: "owner" })).token
+    const proforma = (await call("POST", "/v1/account/wallet/proformas", {
+      key: token,
+      body: { amount_halalas: 10_000, buyer: { name: "شركة ABC المحدودة 123", address: "الرياض، طريق الملك فهد" } },
+    })).body.data
+    const res = await fetch(`${p.baseUrl}/v1/account/wallet/proformas/${proforma.id}/pdf`, {
+      headers: { authorization: `Bearer ${token}` },
+    })
+    expect(res.status).toBe(200)
+    expect(res.headers.get("content-type")).toBe("application/pdf")
+    // Read back (pdf.js): the font reached the host (dist/fonts for Node, the sources' for Deno and Bun).
+    const { text } = await extractText(await getDocumentProxy(new Uint8Array(await res.arrayBuffer())))
+    expect(String(text).split("\n")).toContain("شركة ABC المحدودة 123")
   })
 
   it("a partner's logo is served as bytes without a key: its type, ETag, cache headers, 304, HEAD (DECISIONS 13)", async () => {

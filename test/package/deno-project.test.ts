@@ -38,7 +38,16 @@ const started = await call("POST", "/v1/verify/start", { to })
 const sms = await call("GET", \`/console/v1/simulator/sms?to=\${encodeURIComponent(to)}\`, undefined, settings.consoleToken)
 const code: string = /\\b\\d{4,8}\\b/.exec(sms.data[0].text)![0]
 const checked = await call("POST", "/v1/verify/check", { id: started.id, code })
-console.log(JSON.stringify({ started: started.status, checked: checked.status }))
+// A proforma for an Arabic buyer as a PDF: the package's fonts were installed with it (DECISIONS 18).
+const account = await call("POST", "/console/v1/accounts", { name: "Merchant" }, settings.consoleToken)
+const owner = await call("POST", \`/console/v1/accounts/\${account.data.id}/account-tokens\`, { role: "owner" }, settings.consoleToken)
+const buyer = { name: "مؤسسة النور للتجارة" }
+const proforma = await call("POST", "/v1/account/wallet/proformas", { amount_halalas: 10000, buyer }, owner.data.token)
+const pdf = await fetch(base + \`/v1/account/wallet/proformas/\${proforma.data.id}/pdf\`, {
+  headers: { authorization: \`Bearer \${owner.data.token}\` },
+})
+const magic = new TextDecoder().decode(new Uint8Array(await pdf.arrayBuffer()).slice(0, 5))
+console.log(JSON.stringify({ started: started.status, checked: checked.status, pdf: [pdf.status, pdf.headers.get("content-type"), magic] }))
 await server.shutdown()
 await platform.dispose()
 `
@@ -79,9 +88,13 @@ describe("a Deno project imports the package by its name", () => {
     expect(out.status).toBe(0)
   }, 180_000)
 
-  it("the app runs on Deno.serve and serves a verification", () => {
+  it("the app runs on Deno.serve and serves a verification and an Arabic proforma's PDF", () => {
     const out = run(["run", "--allow-all", "main.ts"], app, { CONSOLE_TOKEN: "deno-project-console" })
-    expect(out.stdout.trim().split("\n").at(-1)).toBe(JSON.stringify({ started: "pending", checked: "verified" }))
+    expect(out.stdout.trim().split("\n").at(-1)).toBe(JSON.stringify({
+      started: "pending",
+      checked: "verified",
+      pdf: [200, "application/pdf", "%PDF-"],
+    }))
     expect(out.status).toBe(0)
   }, 120_000)
 })

@@ -40,7 +40,16 @@ const started = await call("POST", "/v1/verify/start", { to })
 const sms = await call("GET", \`/console/v1/simulator/sms?to=\${encodeURIComponent(to)}\`, undefined, settings.consoleToken)
 const code: string = /\\b\\d{4,8}\\b/.exec(sms.data[0].text)![0]
 const checked = await call("POST", "/v1/verify/check", { id: started.id, code })
-console.log(JSON.stringify({ started: started.status, checked: checked.status }))
+// A proforma for an Arabic buyer as a PDF: the package's fonts were installed with it (DECISIONS 18).
+const account = await call("POST", "/console/v1/accounts", { name: "Merchant" }, settings.consoleToken)
+const owner = await call("POST", \`/console/v1/accounts/\${account.data.id}/account-tokens\`, { role: "owner" }, settings.consoleToken)
+const buyer = { name: "مؤسسة النور للتجارة" }
+const proforma = await call("POST", "/v1/account/wallet/proformas", { amount_halalas: 10000, buyer }, owner.data.token)
+const pdf = await fetch(base + \`/v1/account/wallet/proformas/\${proforma.data.id}/pdf\`, {
+  headers: { authorization: \`Bearer \${owner.data.token}\` },
+})
+const magic = new TextDecoder().decode(new Uint8Array(await pdf.arrayBuffer()).slice(0, 5))
+console.log(JSON.stringify({ started: started.status, checked: checked.status, pdf: [pdf.status, pdf.headers.get("content-type"), magic] }))
 await close(server)
 await platform.dispose()
 `
@@ -92,6 +101,8 @@ describe("a TypeScript project installs the npm package and uses it", () => {
     const listing = execFileSync("tar", ["-tzf", join(work, tarball)], { encoding: "utf8" }).split("\n")
     expect(listing).toContain("package/dist/mod.js")
     expect(listing).toContain("package/dist/mod.d.ts")
+    expect(listing).toContain("package/dist/fonts/DejaVuSans.ttf")
+    expect(listing).toContain("package/dist/fonts/DejaVuSans-Bold.ttf")
     expect(listing).toContain("package/docs/spec/platform-api.md")
     expect(listing.filter((f) => f.startsWith("package/core/"))).toEqual([])
   })
@@ -102,7 +113,7 @@ describe("a TypeScript project installs the npm package and uses it", () => {
     expect(out.status).toBe(0)
   }, 120_000)
 
-  it("the compiled app embeds the platform and serves a verification", () => {
+  it("the compiled app embeds the platform and serves a verification and an Arabic proforma's PDF", () => {
     const out = spawnSync(process.execPath, [join(app, "out/main.js")], {
       encoding: "utf8",
       cwd: app,
@@ -110,7 +121,11 @@ describe("a TypeScript project installs the npm package and uses it", () => {
       timeout: 60_000,
     })
     expect(out.stderr).not.toMatch(/Error/)
-    expect(out.stdout.trim().split("\n").at(-1)).toBe(JSON.stringify({ started: "pending", checked: "verified" }))
+    expect(out.stdout.trim().split("\n").at(-1)).toBe(JSON.stringify({
+      started: "pending",
+      checked: "verified",
+      pdf: [200, "application/pdf", "%PDF-"],
+    }))
     expect(out.status).toBe(0)
   }, 90_000)
 })

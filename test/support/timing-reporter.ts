@@ -1,5 +1,5 @@
 /**
- * Where the test command's time goes (issue 28), printed after vitest's own summary: the slowest files (their
+ * Where the test command's time goes (issue 28), printed before vitest's closing summary: the slowest files (their
  * import and their tests and hooks), and the tests' time by the store they name (a test or suite whose name
  * says memory, PGlite or PostgreSQL). Files run in parallel, so the sums exceed the wall-clock time.
  */

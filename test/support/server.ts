@@ -7,6 +7,7 @@ import { type Settings, settingsFromEnv } from "../../adapters/config.ts"
 import { makePlatform, type Platform, type PlatformOptions } from "../../adapters/platform.ts"
 import { close, listen, nodeServer } from "../../adapters/http/node.ts"
 import { type Call, type ConsoleCall, consoleCaller, jsonCall } from "./net.ts"
+import { describe } from "vitest"
 import { forSuite } from "./suite.ts"
 import { createSchema, dropSchema, withSearchPath } from "./pg.ts"
 
@@ -109,3 +110,25 @@ export const usePostgresServer = (databaseUrl: string, overrides: Partial<Settin
       },
     }
   })
+
+export type StoreName = "memory" | "PGlite" | "PostgreSQL"
+
+/**
+ * `rules` once on each store, each in a describe of its own over a server of its own: the memory store, PGlite
+ * in memory, and PostgreSQL in a schema of its own when DATABASE_URL is set.
+ */
+export const onEveryStore = (rules: (server: () => TestServer, store: StoreName) => void): void => {
+  describe("on the memory store", () => {
+    const s = useServer()
+    rules(() => s, "memory")
+  })
+  describe("on PGlite", () => {
+    const s = useServer({ store: "sql", pgliteDir: "memory://" })
+    rules(() => s, "PGlite")
+  })
+  const databaseUrl = process.env.DATABASE_URL
+  describe.runIf(databaseUrl !== undefined)("on PostgreSQL (DATABASE_URL)", () => {
+    const s = usePostgresServer(databaseUrl ?? "")
+    rules(() => s, "PostgreSQL")
+  })
+}

@@ -4,9 +4,8 @@
  * test key a sandbox one; a key of the other kind reading, checking, resending or cancelling it answers
  * `404 not_found`, as an unknown id, and nothing is sent, charged or changed.
  */
-import { Option } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { latestCode, setupApplication, startServer, type TestServer, usePostgresServer } from "../support/server.ts"
+import { describe, expect, it } from "vitest"
+import { latestCode, onEveryStore, setupApplication, type TestServer } from "../support/server.ts"
 import { balance, texts } from "./http-harness.ts"
 
 let seq = 0
@@ -136,27 +135,4 @@ const rules = (server: () => TestServer) =>
     )
   })
 
-describe("on the memory store", () => {
-  let s: TestServer
-  beforeAll(async () => {
-    s = await startServer()
-  })
-  afterAll(() => s?.close())
-  rules(() => s)
-})
-
-describe("on PGlite", () => {
-  let s: TestServer
-  beforeAll(async () => {
-    // No DATABASE_URL, whatever the environment holds: PGlite, not PostgreSQL.
-    s = await startServer({ store: "sql", databaseUrl: Option.none(), pgliteDir: "memory://" })
-  }, 60_000)
-  afterAll(() => s?.close())
-  rules(() => s)
-})
-
-const databaseUrl = process.env.DATABASE_URL
-describe.runIf(databaseUrl !== undefined)("on PostgreSQL (DATABASE_URL)", () => {
-  const s = usePostgresServer(databaseUrl ?? "")
-  rules(() => s)
-})
+onEveryStore((server) => rules(server))

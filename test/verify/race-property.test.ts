@@ -8,13 +8,13 @@
  */
 import { Effect, Exit, Option } from "effect"
 import fc from "fast-check"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { HttpStatus } from "../../core/errors.ts"
 import type { AccountId, Millis } from "../../core/shared/brands.ts"
 import { charge } from "../../core/wallet/charge.ts"
 import { AccountsRepo } from "../../ports/store/accounts.ts"
 import { WalletRepo } from "../../ports/store/wallet.ts"
-import { latestCode, setupApplication, startServer, type TestServer, usePostgresServer } from "../support/server.ts"
+import { latestCode, onEveryStore, setupApplication, type TestServer } from "../support/server.ts"
 import { texts } from "./http-harness.ts"
 
 const price = 9
@@ -151,28 +151,5 @@ const rules = (server: () => TestServer, numRuns: number) =>
     )
   })
 
-describe("on the memory store", () => {
-  let s: TestServer
-  beforeAll(async () => {
-    s = await startServer()
-  })
-  afterAll(() => s?.close())
-  rules(() => s, 40)
-})
-
-describe("on PGlite", () => {
-  let s: TestServer
-  beforeAll(async () => {
-    // No DATABASE_URL, whatever the environment holds: PGlite, not PostgreSQL.
-    s = await startServer({ store: "sql", databaseUrl: Option.none(), pgliteDir: "memory://" })
-  }, 60_000)
-  afterAll(() => s?.close())
-  rules(() => s, 25)
-})
-
-const databaseUrl = process.env.DATABASE_URL
-describe.runIf(databaseUrl !== undefined)("on PostgreSQL (DATABASE_URL)", () => {
-  const s = usePostgresServer(databaseUrl ?? "")
-  // Real concurrency: enough runs that a race lost under a row lock comes up every time.
-  rules(() => s, 150)
-})
+// Real concurrency on PostgreSQL: enough runs that a race lost under a row lock comes up every time.
+onEveryStore((server, store) => rules(server, { memory: 40, PGlite: 25, PostgreSQL: 150 }[store]))

@@ -8,6 +8,7 @@ import { extractText, getDocumentProxy } from "unpdf"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { fixture, prepare, routes } from "../console/routes.ts"
 import { type Call, consoleCaller, jsonCall } from "../support/net.ts"
+import { startReceiver, verify } from "../webhooks/receiver.ts"
 import { type HostName, hostNames, type HostProcess, startHost } from "./host-process.ts"
 
 const consoleToken = "console-smoke-token"
@@ -89,6 +90,25 @@ describe.each(hostNames.map((h) => [h] as [HostName]))("the %s host as a process
     expect(read.body.id).toBe(started.body.id)
     expect(read.body.status).toBe("verified")
   })
+
+  it(
+    "a webhook reaches its endpoint signed, through the node:http transport of this runtime (DECISIONS 5)",
+    async () => {
+      const receiver = await startReceiver()
+      try {
+        const app = p.banner.demoApplication!
+        const endpoint = await consoleCall("PUT", `/applications/${app}/webhook`, { url: receiver.url })
+        await consoleCall("POST", `/applications/${app}/webhook/test`, { event: "verification.verified" })
+        await receiver.waitFor(1, 20_000)
+        const payload = verify(endpoint.secret, receiver.received[0])
+        expect(payload).toMatchObject({ event: "verification.verified", test: true })
+        expect(receiver.received[0].headers["content-type"]).toContain("application/json")
+      } finally {
+        await receiver.close()
+      }
+    },
+    30_000,
+  )
 
   it("401 without a key", async () => {
     const res = await call("POST", "/v1/verify/start", { body: { to: "0551234567" } })

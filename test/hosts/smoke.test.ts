@@ -99,10 +99,16 @@ describe.each(hostNames.map((h) => [h] as [HostName]))("the %s host as a process
         const app = p.banner.demoApplication!
         const endpoint = await consoleCall("PUT", `/applications/${app}/webhook`, { url: receiver.url })
         await consoleCall("POST", `/applications/${app}/webhook/test`, { event: "verification.verified" })
-        await receiver.waitFor(1, 20_000)
-        const payload = verify(endpoint.secret, receiver.received[0])
-        expect(payload).toMatchObject({ event: "verification.verified", test: true })
-        expect(receiver.received[0].headers["content-type"]).toContain("application/json")
+        // Codes verified earlier in this file may reach the endpoint too: the rehearsal is the one marked `test`.
+        const deadline = Date.now() + 20_000
+        while (!receiver.received.some((r) => r.json?.test === true) && Date.now() < deadline) {
+          await new Promise((done) => setTimeout(done, 50))
+        }
+        const rehearsal = receiver.received.find((r) => r.json?.test === true)
+        expect(rehearsal, "the rehearsal arrived").toBeDefined()
+        expect(verify(endpoint.secret, rehearsal!)).toMatchObject({ event: "verification.verified", test: true })
+        // Every delivery is signed with the endpoint's secret.
+        for (const r of receiver.received) expect(() => verify(endpoint.secret, r)).not.toThrow()
       } finally {
         await receiver.close()
       }

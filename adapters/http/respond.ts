@@ -48,8 +48,9 @@ const echoed = (named: unknown): unknown => {
 export const apiError = (e: ApiError, requestId: string, withMessage = false) => {
   const body = errorBody(e)
   if (withMessage && body.message === undefined) body.message = defaultMessage(e._tag)
-  // Where a refusal names fields, their names may be the caller's: a last guard that none is quoted whole
-  // (each use case's refusal quotes at most `Http.maxEchoChars` of a value already, through `echo`).
+  // Where a refusal names fields, their names and messages may quote the caller's text: every refusal's
+  // `fields` and `errors` are bounded here, as they are rendered (DECISIONS 18); a message that quotes the caller
+  // is bounded where it is built (`echo`, `fieldsRefused`).
   if (body.fields !== undefined) body.fields = echoed(body.fields)
   if (body.errors !== undefined) body.errors = echoed(body.errors)
   return json(HttpStatus[e._tag], body, requestId, errorHeaders(e))

@@ -4,13 +4,14 @@
  * /v1/operations/{name}` calls one by name with one flat object of its path, query and body fields, answering
  * exactly as its route would (approval and idempotency included).
  */
-import { Effect, Either, JSONSchema, Schema, SchemaAST } from "effect"
+import { Effect, Either, JSONSchema, Schema } from "effect"
 import { Approvals } from "../approvals/service.ts"
 import { InvalidRequest, UnknownOperation } from "../errors.ts"
 import { Lists } from "../limits.ts"
 import type { AccountPrincipal } from "../pipeline/authenticate.ts"
 import { AccountCatalogue } from "../pipeline/catalogue.ts"
 import { makeCursors } from "../pipeline/cursor.ts"
+import { fieldsRefused, takesNoFields } from "../pipeline/decode.ts"
 import { type AnyOperation, operation, type RawInput } from "../pipeline/operation.ts"
 import type { ApiAnswer, ApiRequest } from "../pipeline/request.ts"
 import type { Json } from "../shared/json.ts"
@@ -73,10 +74,7 @@ export const flatInputSchema = (op: AnyOperation): Schema.Schema<any, any> => {
  */
 export const inputJsonSchema = (op: AnyOperation): unknown => {
   const flat = flatInputSchema(op)
-  if (
-    SchemaAST.isTypeLiteral(flat.ast) && flat.ast.propertySignatures.length === 0 &&
-    flat.ast.indexSignatures.length === 0
-  ) {
+  if (takesNoFields(flat)) {
     return {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       type: "object",
@@ -130,17 +128,13 @@ export const splitFlatInput = (
     else query.set(p.name, String(value))
   }
   if (op.body === undefined) {
-    for (const name of Object.keys(body).map(echo)) {
+    for (const name of Object.keys(body)) {
       fields[name] = "is not a field of this operation"
       errors[name] = "unknown"
     }
   }
   const names = Object.keys(errors)
-  const refused = names.length === 0 ? undefined : new InvalidRequest({
-    message: names.length === 1 ? `\`${names[0]}\` ${fields[names[0]]}` : `${names.length} fields are refused.`,
-    fields,
-    errors,
-  })
+  const refused = names.length === 0 ? undefined : fieldsRefused(fields, errors)
   if (refused !== undefined && pathRefused) return Effect.fail(refused)
   return Effect.succeed({ params, query, body: op.body === undefined ? undefined : body as Json, refused })
 }

@@ -12,12 +12,12 @@ import { echo } from "../shared/text.ts"
 /** The annotation naming a field's refusal code. */
 export const ErrorCode: unique symbol = Symbol.for("sa-messaging/ErrorCode")
 
-/** A field's name as a refusal gives it: its path, at most `Http.maxEchoChars` of it (its keys are the caller's). */
+/** A field's name as a refusal gives it: its path. */
 const nameOf = (path: ReadonlyArray<PropertyKey>): string =>
-  echo(path.reduce<string>(
+  path.reduce<string>(
     (name, key) => (typeof key === "number" ? `${name}[${key}]` : name === "" ? String(key) : `${name}.${String(key)}`),
     "",
-  ))
+  )
 
 /** The code of one issue: its Schema's own, else by kind. */
 const codeOf = (issue: ParseResult.ParseIssue): string => {
@@ -32,14 +32,14 @@ const codeOf = (issue: ParseResult.ParseIssue): string => {
 
 /**
  * A field's message: the Schema's own where it has one, else the formatter's sentence, which quotes the refused
- * value (`Expected "sms" | "whatsapp", actual "…"`): at most `Http.maxEchoChars` of it.
+ * value (`Expected "sms" | "whatsapp", actual "…"`; bounded where it is quoted: `fieldsRefused`, respond.ts).
  */
 const messageOf = (issue: ParseResult.ParseIssue): string =>
   issue._tag === "Missing"
     ? "is required"
     : issue._tag === "Unexpected"
     ? "is not a field of this operation"
-    : echo(ParseResult.TreeFormatter.formatIssueSync(issue))
+    : ParseResult.TreeFormatter.formatIssueSync(issue)
 
 /** Every leaf issue with its path (the formatter's own walk, keeping the issue for its code). */
 const leaves = (
@@ -78,13 +78,12 @@ export const decodeWith = <A, I>(schema: Schema.Schema<A, I>) => {
   const decode = Schema.decodeUnknownEither(schema, { errors: "all", onExcessProperty: "error" })
   // `Schema.Struct({})` is TypeScript's `{}`: it takes any object, extra properties included. An operation
   // that takes no fields must still refuse every one.
-  const noFields = SchemaAST.isTypeLiteral(schema.ast) && schema.ast.propertySignatures.length === 0 &&
-    schema.ast.indexSignatures.length === 0
+  const noFields = takesNoFields(schema)
   return (input: unknown): Either.Either<A, InvalidRequest> => {
     if (noFields && typeof input === "object" && input !== null && !Array.isArray(input)) {
-      const extra = Object.keys(input).map(echo)
+      const extra = Object.keys(input)
       if (extra.length > 0) {
-        return Either.left(refusal(
+        return Either.left(fieldsRefused(
           Object.fromEntries(extra.map((k) => [k, "is not a field of this operation"])),
           Object.fromEntries(extra.map((k) => [k, "unknown"])),
         ))
@@ -99,19 +98,32 @@ export const decodeWith = <A, I>(schema: Schema.Schema<A, I>) => {
         errors[name] = codeOf(issue)
         fields[name] = messageOf(issue)
       }
-      return refusal(fields, errors)
+      return fieldsRefused(fields, errors)
     })
   }
 }
 
-const refusal = (fields: Record<string, string>, errors: Record<string, string>) => {
+/**
+ * `400 invalid_request` naming every refused field (`fields` {name: message}, `errors` {name: code}); its
+ * message quotes the one field, or counts them. A name or message is the caller's text in part: the message
+ * quotes at most `Http.maxEchoChars` of each (DECISIONS 18), and respond.ts bounds `fields` and `errors` as it
+ * renders any refusal.
+ */
+export const fieldsRefused = (fields: Record<string, string>, errors: Record<string, string>): InvalidRequest => {
   const names = Object.keys(errors)
   return new InvalidRequest({
-    message: names.length === 1 ? `\`${names[0]}\` ${fields[names[0]]}` : `${names.length} fields are refused.`,
+    message: names.length === 1
+      ? `\`${echo(names[0])}\` ${echo(fields[names[0]])}`
+      : `${names.length} fields are refused.`,
     fields,
     errors,
   })
 }
+
+/** Whether a Schema is TypeScript's `{}` (`Schema.Struct({})`): an input of no field, which takes any object. */
+export const takesNoFields = (schema: Schema.Schema.Any): boolean =>
+  SchemaAST.isTypeLiteral(schema.ast) && schema.ast.propertySignatures.length === 0 &&
+  schema.ast.indexSignatures.length === 0
 
 /**
  * A query string decoded by its Schema: each parameter once (one given twice is `invalid`: which one was meant
@@ -125,7 +137,7 @@ export const decodeQueryWith = <A, I>(schema: Schema.Schema<A, I>) => {
     for (const name of query.keys()) (seen.has(name) ? repeated : seen).add(name)
     if (repeated.size === 0) return decode(Object.fromEntries(query))
     const names = [...repeated]
-    return Either.left(refusal(
+    return Either.left(fieldsRefused(
       Object.fromEntries(names.map((n) => [n, "is given more than once"])),
       Object.fromEntries(names.map((n) => [n, "invalid"])),
     ))

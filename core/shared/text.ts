@@ -62,7 +62,7 @@ export const unstorableFields = (value: unknown): Record<string, string> | undef
   while (pending.length > 0) {
     const [v, path] = pending.pop()!
     if (typeof v === "string") {
-      if (!isStorableText(v)) (found ??= {})[path === "" ? "body" : echo(path)] = unstorableMessage
+      if (!isStorableText(v)) (found ??= {})[path === "" ? "body" : path] = unstorableMessage
     } else if (Array.isArray(v)) {
       for (let i = v.length - 1; i >= 0; i--) pending.push([v[i], `${path}[${i}]`])
     } else if (typeof v === "object" && v !== null) {
@@ -70,7 +70,7 @@ export const unstorableFields = (value: unknown): Record<string, string> | undef
       for (let i = keys.length - 1; i >= 0; i--) {
         const key = keys[i]
         if (isStorableText(key)) pending.push([(v as Record<string, unknown>)[key], fieldName(path, key)])
-        else (found ??= {})[echo(fieldName(path, JSON.stringify(key).slice(1, -1)))] = unstorableMessage
+        else (found ??= {})[fieldName(path, JSON.stringify(key).slice(1, -1))] = unstorableMessage
       }
     }
   }

@@ -17,7 +17,8 @@ import {
   WalletRepo,
 } from "../../ports/store/wallet.ts"
 import { InvalidState } from "../accounts/errors.ts"
-import { InvalidRequest, notFound } from "../errors.ts"
+import { notFound } from "../errors.ts"
+import { fieldsRefused } from "../pipeline/decode.ts"
 import { Wallet } from "../limits.ts"
 import type { AccountId } from "../shared/brands.ts"
 import { isUuid } from "../shared/brands.ts"
@@ -147,11 +148,7 @@ export class WalletTopups extends Effect.Service<WalletTopups>()("core/WalletTop
       }
       const names = Object.keys(fields)
       if (names.length === 0) return
-      return yield* new InvalidRequest({
-        message: names.length === 1 ? `\`${names[0]}\` ${fields[names[0]]}` : `${names.length} fields are refused.`,
-        fields,
-        errors: Object.fromEntries(names.map((n) => [n, "invalid"])),
-      })
+      return yield* fieldsRefused(fields, Object.fromEntries(names.map((n) => [n, "invalid"])))
     })
 
     /**

@@ -10,7 +10,6 @@ import { type AnyOperation, operation, type Parameter, type RawInput } from "../
 import { type OwnerKind, WebhookConsole } from "./console.ts"
 import { WebhookPolicy } from "./url-policy.ts"
 
-
 const console = { _tag: "Console" } as const
 const done = { status: 200, envelope: "data" } as const
 const raw = (r: RawInput) => Either.right(r)

@@ -46,12 +46,13 @@ export const jobsOf = (
 
 export const runDue = Effect.flatMap(Jobs, (jobs) => Effect.forEach(jobs, (j) => j.run, { discard: true }))
 
-/** A faster real-time loop of one job of the list (the webhook dispatcher's first attempts). */
-export const jobLoopOf = (name: string, every: Duration.DurationInput) =>
-  Effect.flatMap(Jobs, (jobs) => {
-    const job = jobs.find((j) => j.name === name)
-    return job === undefined ? Effect.void : job.run.pipe(Effect.zipRight(Effect.sleep(every)), Effect.forever)
-  })
+/** The faster real-time loops of the jobs that declare their own period (`every`), together. */
+export const ownJobLoops = Effect.flatMap(Jobs, (jobs) =>
+  Effect.forEach(
+    jobs.flatMap((job) => (job.every === undefined ? [] : [{ run: job.run, every: job.every }])),
+    ({ run, every }) => run.pipe(Effect.zipRight(Effect.sleep(every)), Effect.forever),
+    { concurrency: "unbounded", discard: true },
+  ))
 
 /** The real-time loop every process runs. */
 export const jobLoop = (every: Duration.DurationInput = "1 second") =>

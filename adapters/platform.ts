@@ -4,7 +4,7 @@
  * embedders call.
  */
 import { Effect, Fiber, Layer, ManagedRuntime, Option, RuntimeFlags } from "effect"
-import { openApiDocument } from "../core/pipeline/openapi.ts"
+import type { OpenApiDocument } from "../core/pipeline/openapi.ts"
 import type { Secrets } from "../ports/secrets.ts"
 import type { SmsGateway } from "../ports/sms.ts"
 import { simulatedClockLayer } from "./clock/simulated.ts"
@@ -17,24 +17,24 @@ import { nodeHandler } from "./http/node.ts"
 import type { Route } from "./http/operation.ts"
 import { routesOf } from "./http/operation-routes.ts"
 import { type CallerAddress, directWebHandler, webHandler } from "./http/web.ts"
-import { ClockSimulatorLive, jobLoop, jobLoopOf, type Jobs } from "./jobs.ts"
+import { ClockSimulatorLive, jobLoop, type Jobs, ownJobLoops } from "./jobs.ts"
 import type { AnyOperation } from "../core/pipeline/operation.ts"
 import type { AnyProduct } from "./product.ts"
 import {
+  checkProducts,
   jobsLayerOf,
   memoryStoreOf,
+  openApiOf,
   operationsOf,
   products,
   type ProductServices,
   selectedProducts,
   servicesOf,
+  smsGatewayOf,
   type Store,
 } from "./products.ts"
 import { SecretsLive } from "./secrets/node-crypto.ts"
-import { SmsGatewaySimulator } from "./sms/simulator.ts"
-import { SmsGatewayUnifonic } from "./sms/unifonic.ts"
 import { PgliteStoreLive, PgStoreLive } from "./sql/store.ts"
-import { WebhookJob } from "./webhooks/job.ts"
 
 /**
  * The store of the selected products: PostgreSQL when `DATABASE_URL` is set, else PGlite at `PGLITE_DIR`;
@@ -48,16 +48,9 @@ export const storeLayer = (settings: Settings, list: ReadonlyArray<AnyProduct> =
   })
 }
 
-const smsLayer = (settings: Settings) => {
-  switch (settings.smsProvider) {
-    case "simulator":
-      return SmsGatewaySimulator
-    case "unifonic":
-      return SmsGatewayUnifonic
-    default:
-      return Layer.die(new Error(`unknown SMS_PROVIDER: ${settings.smsProvider}`))
-  }
-}
+/** The SMS gateway `SMS_PROVIDER` names, among those the products offer (`smsGateways`). */
+const smsLayer = (settings: Settings, all: ReadonlyArray<AnyProduct> = products) =>
+  smsGatewayOf(all, settings.smsProvider)
 
 /**
  * The platform's ports over a store: settings, the clock, secrets and the SMS gateway (the SMS simulator
@@ -83,7 +76,8 @@ export const portsLayer = <A, S = SmsGateway>(
 
 export const platformLayer = (settings: Settings, all: ReadonlyArray<AnyProduct> = products) => {
   const list = selectedProducts(settings, all)
-  const services = servicesOf(list, settings, portsLayer(settings, storeLayer(settings, list)))
+  checkProducts(list)
+  const services = servicesOf(list, settings, portsLayer(settings, storeLayer(settings, list), smsLayer(settings, all)))
   const withJobs = Layer.provideMerge(jobsLayerOf(list), services)
   // The simulated clock's control runs the jobs, so it comes after them.
   const clock = settings.clock === "simulated" ? Layer.provideMerge(ClockSimulatorLive, withJobs) : withJobs
@@ -99,12 +93,12 @@ export const declaredOperations = operationsOf()
 
 /** `GET /openapi.json`: the document of the declared operations, made once. */
 /** The document is made on the first request for it, not at start: 50-60 ms of every start on Node (issue 28). */
-const openApiRoute = (operations: ReadonlyArray<AnyOperation>): Route<never> => {
-  let document: ReturnType<typeof openApiDocument> | undefined
+const openApiRoute = (list: ReadonlyArray<AnyProduct>): Route<never> => {
+  let document: OpenApiDocument | undefined
   return {
     method: "GET",
     path: "/openapi.json",
-    handler: () => Effect.sync(() => ({ status: 200, body: document ??= openApiDocument(operations) })),
+    handler: () => Effect.sync(() => ({ status: 200, body: document ??= openApiOf(list) })),
   }
 }
 
@@ -116,7 +110,7 @@ export const routes = (
   const list = selectedProducts(settings, all)
   const operations = operationsOf(list)
   return Effect.map(routesOf(operations), (declared) => [
-    openApiRoute(operations),
+    openApiRoute(list),
     ...declared,
   ])
 }
@@ -165,7 +159,7 @@ export const makePlatform = async (settings: Settings, options: PlatformOptions 
     ),
   )
   const loop = options.jobs === false ? undefined : runtime.runFork(jobLoop())
-  const webhookLoop = options.jobs === false ? undefined : runtime.runFork(jobLoopOf(WebhookJob, "200 millis"))
+  const ownLoops = options.jobs === false ? undefined : runtime.runFork(ownJobLoops)
   const dispatch = makeDispatcher(runtime, await runtime.runPromise(routes(settings, options.products)), {
     trustedProxies: parseTrustedProxies(settings.trustedProxies),
     allowedOrigins: settings.allowedOrigins,
@@ -180,7 +174,7 @@ export const makePlatform = async (settings: Settings, options: PlatformOptions 
     demo,
     dispose: async () => {
       if (loop) await runtime.runPromise(Fiber.interrupt(loop))
-      if (webhookLoop) await runtime.runPromise(Fiber.interrupt(webhookLoop))
+      if (ownLoops) await runtime.runPromise(Fiber.interrupt(ownLoops))
       await runtime.dispose()
     },
   }

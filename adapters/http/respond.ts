@@ -4,10 +4,10 @@ import {
   type ApiError,
   errorBody,
   errorHeaders,
-  HttpStatus,
   InternalError,
   InvalidRequest,
   isApiError,
+  statusOf,
 } from "../../core/errors.ts"
 import { Http } from "../../core/limits.ts"
 import type { ApiAnswer } from "../../core/pipeline/request.ts"
@@ -53,7 +53,7 @@ export const apiError = (e: ApiError, requestId: string, withMessage = false) =>
   // is bounded where it is built (`echo`, `fieldsRefused`).
   if (body.fields !== undefined) body.fields = echoed(body.fields)
   if (body.errors !== undefined) body.errors = echoed(body.errors)
-  return json(HttpStatus[e._tag], body, requestId, errorHeaders(e))
+  return json(statusOf(e), body, requestId, errorHeaders(e))
 }
 
 /** The sentence of an error that carries none of its own (console and account-API answers always have one). */

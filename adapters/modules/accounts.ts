@@ -18,9 +18,11 @@ import { migration as unpausedAt } from "../sql/migrations/accounts/0002_applica
 import { migration as tokenHolders } from "../sql/migrations/accounts/0003_token_holders.ts"
 import { migration as lifecycle } from "../sql/migrations/accounts/0004_application_lifecycle.ts"
 import { migration as rejectionWithdraws } from "../sql/migrations/accounts/0005_rejection_withdraws_approval.ts"
+import { accountsErrors } from "../../core/accounts/errors.ts"
 
 export const accountsProduct = product({
   name: "accounts",
+  errors: accountsErrors,
   memory: Layer.mergeAll(
     AccountsRepoMemory,
     ApplicationProfilesRepoMemory,

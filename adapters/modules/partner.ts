@@ -10,9 +10,11 @@ import { product } from "../product.ts"
 import { DigestLive } from "../secrets/node-digest.ts"
 import { migration as logos } from "../sql/migrations/partner/0001_logos.ts"
 import { LogosRepoSql, PartnerApplicationsRepoSql } from "../sql/partner.ts"
+import { partnerApplicationErrors } from "../../core/partner/application-errors.ts"
 
 export const partnerProduct = product({
   name: "partner",
+  errors: partnerApplicationErrors,
   memory: Layer.mergeAll(PartnerApplicationsRepoMemory, LogosRepoMemory),
   sql: Layer.mergeAll(PartnerApplicationsRepoSql, LogosRepoSql),
   migrations: [logos],

@@ -26,6 +26,8 @@ import { OutboxRepoSql } from "../sql/outbox.ts"
 import { SqlPlatformSecret } from "../sql/platform-secret.ts"
 import { RateLimitRepoSql } from "../sql/rate-limit.ts"
 import { TransactorSql } from "../sql/transactor.ts"
+import { pipelineErrors } from "../../core/pipeline/errors.ts"
+import { SmsGatewayUnifonic } from "../sms/unifonic.ts"
 
 const RetentionJob = "retention"
 
@@ -60,6 +62,8 @@ export const platformRetention: Effect.Effect<ReadonlyArray<Job>, never, RateLim
 
 export const platformProduct = product({
   name: "platform",
+  errors: pipelineErrors,
+  smsGateways: { unifonic: SmsGatewayUnifonic },
   memory: Layer.mergeAll(
     TransactorMemory,
     RateLimitRepoMemory,

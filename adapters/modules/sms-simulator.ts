@@ -10,9 +10,11 @@ import { smsSimulatorRetention } from "../retention.ts"
 import { migration as simSms } from "../sql/migrations/sms-simulator/0001_sim_sms.ts"
 import { migration as simSmsUnlogged } from "../sql/migrations/sms-simulator/0002_unlogged.ts"
 import { SimulatedSmsRepoSql } from "../sql/simulator.ts"
+import { SmsGatewaySimulator } from "../sms/simulator.ts"
 
 export const smsSimulatorProduct = product({
   name: "sms-simulator",
+  smsGateways: { simulator: SmsGatewaySimulator },
   selected: (settings) => settings.smsProvider === "simulator",
   memory: SimulatedSmsRepoMemory,
   sql: SimulatedSmsRepoSql,

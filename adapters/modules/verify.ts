@@ -30,6 +30,8 @@ import {
 import { VerifyRetentionRepoMemory } from "../memory/verify-retention.ts"
 import { VerifyRetentionRepoSql } from "../sql/verify-retention.ts"
 import { verifyRetention } from "../retention.ts"
+import { verifyErrors } from "../../core/verify/errors.ts"
+import { verifyScopes } from "../../core/verify/scopes.ts"
 
 /** A pending code is swept once it is `sweepGraceMs` past its expiry. */
 const sweep: Effect.Effect<ReadonlyArray<Job>, never, Verify | JobsRepo | VerificationsRepo> = Effect.gen(
@@ -54,6 +56,8 @@ const sweep: Effect.Effect<ReadonlyArray<Job>, never, Verify | JobsRepo | Verifi
 
 export const verifyProduct = product({
   name: "verify",
+  errors: verifyErrors,
+  scopes: verifyScopes,
   memory: Layer.mergeAll(
     VerificationsRepoMemory,
     VerifySendsRepoMemory,

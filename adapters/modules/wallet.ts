@@ -15,6 +15,7 @@ import { DocumentsPdfLib } from "../documents/pdf-lib.ts"
 import { product } from "../product.ts"
 import { migration as wallet } from "../sql/migrations/wallet/0001_wallet.ts"
 import { ProformasRepoSql, TopupLinksRepoSql, WalletRepoSql } from "../sql/wallet.ts"
+import { walletErrors } from "../../core/wallet/errors.ts"
 
 /** The payment provider of `PAYMENT_PROVIDER`. */
 export const paymentProviderLayer = (settings: Settings) => {
@@ -28,6 +29,7 @@ export const paymentProviderLayer = (settings: Settings) => {
 
 export const walletProduct = product({
   name: "wallet",
+  errors: walletErrors,
   memory: Layer.mergeAll(WalletRepoMemory, TopupLinksRepoMemory, ProformasRepoMemory),
   sql: Layer.mergeAll(WalletRepoSql, TopupLinksRepoSql, ProformasRepoSql),
   migrations: [wallet],

@@ -28,7 +28,7 @@ export interface Migration {
 /** What the migrator needs of a product. */
 export interface Migrating {
   readonly name: string
-  readonly migrations: ReadonlyArray<Migration>
+  readonly migrations?: ReadonlyArray<Migration>
 }
 
 const table = "schema_migrations"
@@ -46,11 +46,11 @@ export const legacy: Readonly<Record<number, ReadonlyArray<readonly [product: st
 export const planOf = (products: ReadonlyArray<Migrating>) =>
   products.flatMap((product) => {
     const numbers = new Set<number>()
-    for (const m of product.migrations) {
+    for (const m of product.migrations ?? []) {
       if (numbers.has(m.number)) throw new Error(`${product.name}: migration number ${m.number} is used twice`)
       numbers.add(m.number)
     }
-    return [...product.migrations].sort((a, b) => a.number - b.number).map((migration) => ({
+    return [...(product.migrations ?? [])].sort((a, b) => a.number - b.number).map((migration) => ({
       product: product.name,
       migration,
     }))

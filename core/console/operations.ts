@@ -8,7 +8,7 @@ import { reasonCodes } from "../partner/lifecycle.ts"
 import { Fields as FieldLimits } from "../limits.ts"
 import { type AnyOperation, operation, type Parameter, type RawInput } from "../pipeline/operation.ts"
 import { withoutControlCharacters } from "../shared/names.ts"
-import { Access, Scope } from "../shared/scope.ts"
+import { Access, ScopeName } from "../shared/scope.ts"
 import { Console } from "./service.ts"
 
 /** The console's caller and answers, for every product's console operations. */
@@ -205,7 +205,7 @@ export const consoleOperations = [
     caller: console,
     answer: created,
     parameters: [applicationParameter],
-    body: Schema.Struct({ app_name: Name, scopes: Schema.NonEmptyArray(Scope) }),
+    body: Schema.Struct({ app_name: Name, scopes: Schema.NonEmptyArray(ScopeName) }),
     decode: raw,
     output: NewKeyOutput,
     errors: [NotFound],

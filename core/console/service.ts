@@ -16,12 +16,12 @@ import { isEmailAddress } from "../shared/email-address.ts"
 import { FieldReader } from "../shared/fields.ts"
 import { formatIpRange, parseIpRange } from "../shared/ip.ts"
 import { generateCredential, type KeyMode } from "../shared/key-mode.ts"
-import { Access, ConnectedAppScopes, Scope } from "../shared/scope.ts"
+import { Access, ScopeName, Scopes } from "../shared/scope.ts"
 import { accountJson, applicationJson, newKeyJson } from "./render.ts"
 import { untracedStacks } from "../shared/tracing.ts"
 
 const decodeAccess = Schema.decodeUnknownEither(Access)
-const decodeScopes = Schema.decodeUnknownEither(Schema.NonEmptyArray(Scope))
+const decodeScopes = Schema.decodeUnknownEither(Schema.NonEmptyArray(ScopeName))
 
 const failIfRefused = (fields: FieldReader) => (fields.error ? Effect.fail(fields.error) : Effect.void)
 
@@ -32,6 +32,7 @@ export class Console extends Effect.Service<Console>()("core/Console", {
     const credentials = yield* CredentialsRepo
     const secrets = yield* Secrets
     const lifecycle = yield* ApplicationLifecycle
+    const scopeTable = yield* Scopes
 
     const account = (id: string) =>
       Effect.flatMap(
@@ -173,9 +174,12 @@ export class Console extends Effect.Service<Console>()("core/Console", {
     const readAccess = (f: FieldReader) => {
       const raw = f.body.access ?? "full"
       const access = decodeAccess(raw)
-      if (Either.isLeft(access)) return f.refuse("access", 'must be "full", "check" or a non-empty array of scopes')
-      if (Array.isArray(access.right) && access.right.some((s) => ConnectedAppScopes.includes(s))) {
-        return f.refuse("access", `${ConnectedAppScopes.join(", ")} are held only by connected-app keys`)
+      if (Either.isLeft(access) || (Array.isArray(access.right) && scopeTable.unknown(access.right).length > 0)) {
+        return f.refuse("access", 'must be "full", "check" or a non-empty array of scopes')
+      }
+      const connectedApp = scopeTable.connectedApp
+      if (Array.isArray(access.right) && access.right.some((s) => connectedApp.includes(s))) {
+        return f.refuse("access", `${connectedApp.join(", ")} are held only by connected-app keys`)
       }
       return access.right
     }
@@ -225,7 +229,9 @@ export class Console extends Effect.Service<Console>()("core/Console", {
         const f = new FieldReader(body)
         const appName = f.name("app_name", { required: true, max: FieldLimits.maxNameLength })
         const scopes = decodeScopes(body.scopes)
-        if (Either.isLeft(scopes)) f.refuse("scopes", "must be a non-empty array of scopes")
+        if (Either.isLeft(scopes) || scopeTable.unknown(scopes.right).length > 0) {
+          f.refuse("scopes", "must be a non-empty array of scopes")
+        }
         return yield* issueKey(f, {
           accountId: app.accountId,
           applicationId: app.id,

@@ -23,7 +23,7 @@ import { allowlistAdmits, parseIp, parseIpRange } from "../shared/ip.ts"
 import { type Memo, twoGenerationMemo } from "../shared/memo.ts"
 import { isPartnerMode, isSandboxMode, type KeyMode } from "../shared/key-mode.ts"
 import { isStorableText } from "../shared/text.ts"
-import { grants, type Scope } from "../shared/scope.ts"
+import { type Scope, Scopes, type ScopeTable } from "../shared/scope.ts"
 import { RateLimit } from "../limits.ts"
 import { tooManyRequests, windowStart } from "./rate-limit.ts"
 import { type ApiRequest, jsonObject, presentedCredential } from "./request.ts"
@@ -108,11 +108,12 @@ const checkIp = (credential: Credential, req: ApiRequest): Refusal | undefined =
   return allowlistAdmits(ranges, caller) ? undefined : new IpNotAllowed({})
 }
 
-const checkScope = (credential: Credential, scope: Scope | undefined): Refusal | undefined =>
-  scope === undefined || grants(credential.access, scope) ? undefined : new InsufficientScope({ scope })
+const checkScope = (scopes: ScopeTable, credential: Credential, scope: Scope | undefined): Refusal | undefined =>
+  scope === undefined || scopes.grants(credential.access, scope) ? undefined : new InsufficientScope({ scope })
 
 /** Step 2 for the key itself: recognised, then expiry, IP allowlist and scope (scope first for the auto-attendant). */
 const judgeKey = (
+  scopes: ScopeTable,
   found: Option.Option<CredentialContext>,
   guard: Guard,
   now: number,
@@ -121,10 +122,10 @@ const judgeKey = (
   const unrecognised = recognise(found, guard.audience)
   if (unrecognised !== undefined || Option.isNone(found)) return unrecognised ?? unauthorized
   const { credential } = found.value
-  return (guard.scopeFirst ? checkScope(credential, guard.scope) : undefined) ??
+  return (guard.scopeFirst ? checkScope(scopes, credential, guard.scope) : undefined) ??
     checkExpiry(credential, now) ??
     checkIp(credential, req) ??
-    (guard.scopeFirst ? undefined : checkScope(credential, guard.scope))
+    (guard.scopeFirst ? undefined : checkScope(scopes, credential, guard.scope))
 }
 
 /** The client application a partner names: `?application=` on reads, `application` (or `service`) in the body. */
@@ -185,7 +186,7 @@ const hashCredential = (secrets: Secrets["Type"], presented: string): string => 
   return memo.get(presented)
 }
 
-export type AuthorizeServices = Secrets | CredentialsRepo | ApplicationsRepo
+export type AuthorizeServices = Secrets | CredentialsRepo | ApplicationsRepo | Scopes
 
 /** Every refusal of steps 1 to 3. */
 export type AuthorizeError = TooManyRequests | Refusal | ServiceRequired | ServiceNotFound
@@ -212,8 +213,8 @@ export type Authorize = <A, E, R>(
  * than the whole check; bench/dispatch.ts).
  */
 export const makeAuthorize: Effect.Effect<Authorize, never, AuthorizeServices> = Effect.map(
-  Effect.all([Secrets, CredentialsRepo, ApplicationsRepo, Effect.clock]),
-  ([secrets, credentials, applications, clock]): Authorize =>
+  Effect.all([Secrets, CredentialsRepo, ApplicationsRepo, Scopes, Effect.clock]),
+  ([secrets, credentials, applications, scopes, clock]): Authorize =>
   <A, E, R>(
     req: ApiRequest,
     guard: Guard,
@@ -230,7 +231,7 @@ export const makeAuthorize: Effect.Effect<Authorize, never, AuthorizeServices> =
       // 1. The rate limit, counted before the key is even known.
       if (count > RateLimit.requests) return Effect.fail(tooManyRequests(now))
       // 2. The key: recognised, expiry, IP allowlist, scope.
-      const refused = judgeKey(found, guard, now, req)
+      const refused = judgeKey(scopes, found, guard, now, req)
       if (refused !== undefined || Option.isNone(found)) return Effect.fail(refused ?? unauthorized)
       const { account, credential, application } = found.value
       // 3. The partner's own operations: the account's state only.

@@ -4,7 +4,7 @@
  * answers by status with the body of every code it may answer.
  */
 import { JSONSchema, Schema, SchemaAST } from "effect"
-import type { ErrorCode } from "../errors.ts"
+import type { ScopeDeclaration } from "../shared/scope.ts"
 import type { CatalogueEntry } from "../shared/api-error.ts"
 import {
   AccountNotActive,
@@ -95,7 +95,7 @@ const errorBodySchema = (c: ErrorClass): Schema.Schema<any, any> => {
   return Schema.Struct(fields).annotations({ identifier: `Error_${entry._tag}` }) as unknown as Schema.Schema<any, any>
 }
 
-const headerNames: Partial<Record<ErrorCode, ReadonlyArray<string>>> = {
+const headerNames: Partial<Record<string, ReadonlyArray<string>>> = {
   too_many_requests: ["Retry-After"],
   insufficient_scope: ["WWW-Authenticate"],
 }
@@ -118,12 +118,28 @@ const withoutIds = <A>(value: A): A => {
 export interface OpenApiDocument {
   readonly openapi: "3.1.0"
   readonly info: Record<string, unknown>
+  readonly tags?: ReadonlyArray<Record<string, unknown>>
   readonly paths: Record<string, Record<string, unknown>>
   readonly components: Record<string, unknown>
 }
 
+/** What the products list adds to the document besides its operations. */
+export interface DocumentCatalogue {
+  /** The tags, in the list's order (`tags` of the document). */
+  readonly tags: ReadonlyArray<{ readonly name: string; readonly description: string }>
+  /** The tag of an operation (its product's). */
+  readonly tagOf: (op: AnyOperation) => string | undefined
+  /** The declared key scopes (`components.schemas.Scope` lists them, `x-scopes` says what each includes). */
+  readonly scopes: ReadonlyArray<ScopeDeclaration>
+}
+
+const noCatalogue: DocumentCatalogue = { tags: [], tagOf: () => undefined, scopes: [] }
+
 /** The document for `operations`, with `/api/v1` noted as an alias of every `/v1` path. */
-export const openApiDocument = (operations: ReadonlyArray<AnyOperation>): OpenApiDocument => {
+export const openApiDocument = (
+  operations: ReadonlyArray<AnyOperation>,
+  catalogue: DocumentCatalogue = noCatalogue,
+): OpenApiDocument => {
   const definitions: Record<string, JSONSchema.JsonSchema7> = {}
   const jsonSchema = (schema: Schema.Schema<any, any>) =>
     withoutIds(JSONSchema.fromAST(schema.ast, {
@@ -169,7 +185,7 @@ export const openApiDocument = (operations: ReadonlyArray<AnyOperation>): OpenAp
       const schemas = classes.map((c) => jsonSchema(errorBodySchema(c)))
       const headers: Record<string, unknown> = { "X-Request-Id": requestId }
       for (const c of classes) {
-        for (const h of headerNames[entryOf(c)._tag as ErrorCode] ?? []) headers[h] = { schema: { type: "string" } }
+        for (const h of headerNames[entryOf(c)._tag] ?? []) headers[h] = { schema: { type: "string" } }
       }
       responses[String(status)] = {
         description: classes.map((c) => `\`${entryOf(c)._tag}\``).join(", "),
@@ -193,9 +209,11 @@ export const openApiDocument = (operations: ReadonlyArray<AnyOperation>): OpenAp
         schema: { type: "string", minLength: 1, maxLength: 128 },
       })
     }
+    const tag = catalogue.tagOf(op)
     ;(paths[op.path] ??= {})[op.method.toLowerCase()] = {
       operationId: op.name,
       summary: op.summary,
+      ...(tag === undefined ? {} : { tags: [tag] }),
       security: op.caller._tag === "Key" || op.caller._tag === "Partner"
         ? [{ bearer: [] }, { apiKey: [] }]
         : op.caller._tag === "Account"
@@ -212,6 +230,9 @@ export const openApiDocument = (operations: ReadonlyArray<AnyOperation>): OpenAp
       responses,
     }
   }
+  if (catalogue.scopes.length > 0 && definitions.Scope !== undefined) {
+    definitions.Scope = { ...definitions.Scope, enum: catalogue.scopes.map((d) => d.scope) } as JSONSchema.JsonSchema7
+  }
   return {
     openapi: "3.1.0",
     info: {
@@ -219,6 +240,17 @@ export const openApiDocument = (operations: ReadonlyArray<AnyOperation>): OpenAp
       version: apiVersion,
       description: "Every `/v1/...` path also answers under `/api/v1/...`, identically.",
     },
+    ...(catalogue.tags.length > 0 ? { tags: catalogue.tags.map((t) => ({ ...t })) } : {}),
+    ...(catalogue.scopes.length > 0
+      ? {
+        "x-scopes": catalogue.scopes.map((d) => ({
+          scope: d.scope,
+          includes: d.includes,
+          connected_app_only: d.connectedApp === true,
+          description: d.description,
+        })),
+      }
+      : {}),
     paths,
     components: {
       securitySchemes: {

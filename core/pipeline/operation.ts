@@ -5,7 +5,8 @@
  * (core/pipeline/openapi.ts) and the typed client (adapters/http/client.ts) all come from these values.
  */
 import type { Context, Effect, Either, Schema } from "effect"
-import type { ApiError, catalogue } from "../errors.ts"
+import type { ApiError } from "../errors.ts"
+import type { AnyErrorClass } from "../shared/api-error.ts"
 import type { AccountPrincipal, Guard, KeyPrincipal, PartnerPrincipal } from "./authenticate.ts"
 import type { Json } from "../shared/json.ts"
 import type { Role } from "../keys/model.ts"
@@ -39,7 +40,7 @@ export interface Answer {
 }
 
 /** A catalogue error class (for the document: its code and status). */
-export type ErrorClass = (typeof catalogue)[number]
+export type ErrorClass = AnyErrorClass
 
 /** A path or query parameter. */
 export interface Parameter {

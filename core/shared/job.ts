@@ -1,5 +1,5 @@
 /** A background job: the platform's jobs loop and the simulated clock's advance run it when it falls due. */
-import type { Effect, Option } from "effect"
+import type { Duration, Effect, Option } from "effect"
 
 export interface Job {
   readonly name: string
@@ -10,4 +10,9 @@ export interface Job {
   readonly nextDue: Effect.Effect<Option.Option<number>>
   /** Runs what is due now; a no-op when nothing is. */
   readonly run: Effect.Effect<void>
+  /**
+   * Also run in a real-time loop of its own at this period, besides the shared loop (the webhook dispatcher's
+   * first attempts leave within a second). The simulated clock's advance runs it like any other.
+   */
+  readonly every?: Duration.DurationInput
 }

@@ -1,16 +1,23 @@
-/** The one error catalogue, merged from each product's `core/<product>/errors.ts`. */
+/** The one error catalogue, folded over the products list from each product's `core/<product>/errors.ts`. */
 import { describe, expect, it } from "vitest"
+import { errorsOf, errorStatuses, products } from "../../adapters/products.ts"
+import { product } from "../../adapters/product.ts"
+import { ApiErrorClass } from "../../core/shared/api-error.ts"
+import { Schema } from "effect"
+
+const ApiErrorDetail = Schema.String
 import {
-  catalogue,
   errorBody,
   errorHeaders,
-  HttpStatus,
   InsufficientCredits,
   InsufficientScope,
   isApiError,
   MethodNotAllowed,
   TooManyRequests,
 } from "../../core/errors.ts"
+
+const catalogue = errorsOf()
+const HttpStatus = errorStatuses()
 
 describe("one catalogue: each code once, its HTTP status written beside its class", () => {
   it("every code appears once, with a 4xx or 5xx status, and the status map is the classes' own", () => {
@@ -59,6 +66,20 @@ describe("one catalogue: each code once, its HTTP status written beside its clas
       price_halalas: 9,
     })
     expect(errorHeaders(credits)).toBeUndefined()
+  })
+
+  it("two products declaring one code are refused when the list is folded, naming both", () => {
+    const again = product({ name: "again", errors: [TooManyRequests] })
+    expect(() => errorsOf([...products, again])).toThrow(
+      "The error code too_many_requests is declared by both platform and again.",
+    )
+  })
+
+  it("a product's own code renders from its class, with no index to edit", () => {
+    class Mine extends ApiErrorClass<Mine>()("mine_refused", { detail: ApiErrorDetail }, { status: 409 }) {}
+    const e = new Mine({ detail: "d" })
+    expect(isApiError(e)).toBe(true)
+    expect(errorBody(e)).toEqual({ error: "mine_refused", detail: "d" })
   })
 
   it("isApiError knows the catalogue's codes and nothing else", () => {

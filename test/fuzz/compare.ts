@@ -4,7 +4,9 @@
  * must keep (an `X-Request-Id` UUID, a catalogue error or a success, never a 5xx, never a dropped
  * connection), and the classes of differences and faults a request showed.
  */
-import { HttpStatus } from "../../core/errors.ts"
+import { errorStatuses } from "../../adapters/products.ts"
+
+const HttpStatus = errorStatuses()
 
 export const targetNames = ["node", "deno", "bun", "web", "express"] as const
 export type TargetName = typeof targetNames[number]

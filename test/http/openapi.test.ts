@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
 import { ApiErrorResponse, makeClient } from "../../adapters/http/client.ts"
 import { declaredOperations } from "../../adapters/platform.ts"
-import { openApiDocument } from "../../core/pipeline/openapi.ts"
+import { openApiOf } from "../../adapters/products.ts"
 import { verifyOperations } from "../../core/verify/operations.ts"
 import { phone } from "../support/phone.ts"
 import { latestCode, setupApplication, useServer } from "../support/server.ts"
@@ -19,7 +19,7 @@ describe("GET /openapi.json: the document of the declared operations", () => {
   it("is served without a key, equals docs/openapi.json, and names every declared operation once", async () => {
     const res = await s.call("GET", "/openapi.json")
     expect(res.status).toBe(200)
-    expect(res.body).toEqual(openApiDocument(declaredOperations))
+    expect(res.body).toEqual(openApiOf())
     const committed = JSON.parse(readFileSync(new URL("../../docs/openapi.json", import.meta.url), "utf8"))
     expect(committed, "docs/openapi.json is stale: run `npm run openapi`").toEqual(res.body)
     const ids = Object.values(res.body.paths as Record<string, Record<string, { operationId: string }>>)
@@ -29,14 +29,14 @@ describe("GET /openapi.json: the document of the declared operations", () => {
 
   it("passes a maintained OpenAPI 3.1 validator", async () => {
     const validator = new Validator()
-    const result = await validator.validate(JSON.parse(JSON.stringify(openApiDocument(declaredOperations))))
+    const result = await validator.validate(JSON.parse(JSON.stringify(openApiOf())))
     expect(result.errors ?? []).toEqual([])
     expect(result.valid).toBe(true)
     expect(validator.version).toBe("3.1")
   })
 
   it("every path and method in it is served: without a key it answers 401, never the unknown-route 404", async () => {
-    const document = openApiDocument(declaredOperations)
+    const document = openApiOf()
     for (const [path, methods] of Object.entries(document.paths)) {
       for (const method of Object.keys(methods)) {
         // The API also answers under /api (DECISIONS 4); the console only at /console/v1.

@@ -18,7 +18,7 @@ import { migrate as migrateAsMainDid } from "./fixtures/migrations-2026-11-24/mi
 import { freshSchema, freshSchemaUrl } from "./fixtures.ts"
 
 const databaseUrl = process.env.DATABASE_URL
-const expected = products.reduce((n, p) => n + p.migrations.length, 0)
+const expected = products.reduce((n, p) => n + (p.migrations ?? []).length, 0)
 const allTables = ["accounts", "wallets", "ledger", "jobs", "sim_sms", "verifications", "webhook_deliveries"]
 
 /** What the migrator recorded, and which of `allTables` exist in the current schema. */
@@ -177,7 +177,7 @@ describe.runIf(databaseUrl !== undefined)("migrations on postgres (DATABASE_URL)
 const rejectionWithdrawsApproval = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const before = products.map((p) =>
-    p.name === "accounts" ? { ...p, migrations: p.migrations.filter((m) => m.number < 5) } : p
+    p.name === "accounts" ? { ...p, migrations: (p.migrations ?? []).filter((m) => m.number < 5) } : p
   )
   yield* migrate(before)
   const acc = "00000000-0000-4000-8000-0000000000a1"

@@ -9,7 +9,9 @@
 import { Effect, Exit, Option } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { HttpStatus } from "../../core/errors.ts"
+import { errorStatuses } from "../../adapters/products.ts"
+
+const HttpStatus = errorStatuses()
 import type { AccountId, Millis } from "../../core/shared/brands.ts"
 import { charge } from "../../core/wallet/charge.ts"
 import { AccountsRepo } from "../../ports/store/accounts.ts"

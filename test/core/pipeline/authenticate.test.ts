@@ -7,11 +7,16 @@ import { MemoryPlatformSecret } from "../../../adapters/memory/platform-secret.t
 import { MemoryStore } from "../../../adapters/memory/store.ts"
 import { SecretsLive } from "../../../adapters/secrets/node-crypto.ts"
 import { Secrets } from "../../../ports/secrets.ts"
+import { scopeTableOf } from "../../../adapters/products.ts"
+import { Scopes } from "../../../core/shared/scope.ts"
 import { AccountsRepo, ApplicationsRepo } from "../../../ports/store/accounts.ts"
 import { CredentialsRepo } from "../../../ports/store/credentials.ts"
 import { account, application, credential } from "../../store/fixtures.ts"
 
-const StoreLayer = Layer.provideMerge(SecretsLive, Layer.merge(MemoryStore, MemoryPlatformSecret))
+const StoreLayer = Layer.provideMerge(
+  SecretsLive,
+  Layer.mergeAll(MemoryStore, MemoryPlatformSecret, Layer.succeed(Scopes, scopeTableOf())),
+)
 
 const request = (key: string): ApiRequest => ({
   method: "PUT",

@@ -1,20 +1,17 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either, Schema } from "effect"
 import * as fc from "effect/FastCheck"
-import {
-  Access,
-  AllScopes,
-  ConnectedAppScopes,
-  grantedScopes,
-  grants,
-  includes,
-  type Scope,
-} from "../../../core/shared/scope.ts"
+import { scopeTableOf } from "../../../adapters/products.ts"
+import { Access, type Scope, scopeTable } from "../../../core/shared/scope.ts"
+
+/** The table of the real products list: each product declares its own scopes (core/<product>/scopes.ts). */
+const table = scopeTableOf()
+const { all: AllScopes, connectedApp: ConnectedAppScopes, grantedScopes, grants, includes } = table
 
 const scope = fc.constantFrom(...AllScopes)
 const scopeList = fc.array(scope, { minLength: 1, maxLength: 9 }) as fc.Arbitrary<[Scope, ...Array<Scope>]>
 
-describe("the scope set is exactly the nine literals", () => {
+describe("the scope set, folded over the products list, is exactly the nine of the spec", () => {
   it("lists them", () => {
     expect([...AllScopes].sort()).toEqual([
       "chat:attendant",
@@ -81,18 +78,39 @@ describe("legacy check access equals [verify:check]", () => {
   })
 })
 
-describe('Access decodes "full", "check" or a non-empty array of scopes', () => {
+describe('Access decodes "full", "check" or a non-empty array of scopes (the table says which exist)', () => {
   const decode = Schema.decodeUnknownEither(Access)
+  const known = (access: unknown) =>
+    Either.isRight(decode(access)) &&
+    (!Array.isArray(access) || table.unknown(access as ReadonlyArray<string>).length === 0)
 
   it.prop("any non-empty scope list decodes", [scopeList], ([list]) => {
     expect(decode(list)).toEqual(Either.right(list))
+    expect(known(list)).toBe(true)
   })
 
   it("examples", () => {
-    expect(decode("full")).toEqual(Either.right("full"))
-    expect(decode("check")).toEqual(Either.right("check"))
+    expect(known("full")).toBe(true)
+    expect(known("check")).toBe(true)
     for (const bad of [[], "none", ["verify:read"], ["verify:check", "admin"], "verify:check", null]) {
-      expect(Either.isLeft(decode(bad))).toBe(true)
+      expect(known(bad)).toBe(false)
     }
+  })
+})
+
+describe("a products list whose scopes cannot be served is refused when it is folded, naming the scope", () => {
+  it("a scope declared twice", () => {
+    const d = { scope: "x:read", includes: [], description: "" }
+    expect(() => scopeTable([d, d])).toThrow("The scope x:read is declared twice")
+  })
+
+  it("a scope including one nobody declares", () => {
+    expect(() => scopeTable([{ scope: "x:send", includes: ["x:read"], description: "" }])).toThrow(
+      "The scope x:send includes x:read, which no product in the list declares.",
+    )
+  })
+
+  it("full access grants no scope the table lacks", () => {
+    expect(grants("full", "nobody:declared")).toBe(false)
   })
 })

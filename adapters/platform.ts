@@ -18,7 +18,6 @@ import type { Route } from "./http/operation.ts"
 import { routesOf } from "./http/operation-routes.ts"
 import { type CallerAddress, directWebHandler, webHandler } from "./http/web.ts"
 import { ClockSimulatorLive, jobLoop, type Jobs, ownJobLoops } from "./jobs.ts"
-import type { AnyOperation } from "../core/pipeline/operation.ts"
 import type { AnyProduct } from "./product.ts"
 import {
   checkProducts,

@@ -1,7 +1,9 @@
-import { describe } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
+import { readdirSync } from "node:fs"
+import { products } from "../../adapters/products.ts"
 import { MemoryStore } from "../../adapters/memory/store.ts"
 import { PgliteStoreLive, PgStoreLive } from "../../adapters/sql/store.ts"
-import { storeContract } from "./contract.ts"
+import { contracts, storeContract } from "./contract.ts"
 import { freshSchema } from "./fixtures.ts"
 
 const databaseUrl = process.env.DATABASE_URL
@@ -13,5 +15,16 @@ storeContract("pglite (memory://)", PgliteStoreLive("memory://"), { concurrentTr
 describe.runIf(databaseUrl !== undefined)("postgres (DATABASE_URL)", () => {
   storeContract("postgres store, fresh schema", freshSchema(databaseUrl!, PgStoreLive), {
     concurrentTransactions: true,
+  })
+})
+
+describe("the contract folds over the products list", () => {
+  it("every contract file is a product's of the list (a renamed product leaves none behind)", () => {
+    const names = new Set<string>(products.map((p) => p.name))
+    const files = readdirSync(new URL("./contracts/", import.meta.url)).filter((f) => f.endsWith(".ts"))
+    expect(files.filter((f) => !names.has(f.slice(0, -3)))).toEqual([])
+    expect(contracts.map((c) => c.product)).toEqual(
+      ["platform", "accounts", "wallet", "verify", "usage", "webhooks", "sms-simulator"],
+    )
   })
 })

@@ -1,28 +1,32 @@
 /**
- * The store contract: one suite that every store adapter must pass, so that the memory store, PGlite
- * and PostgreSQL behave the same to the core.
+ * The store contract: one suite that every store adapter must pass, so that the memory store, PGlite and
+ * PostgreSQL behave the same to the core. It folds over the products list: a product's contract is
+ * `test/store/contracts/<product>.ts` exporting `contract(it, options)`, run under the product's name on
+ * every store; nothing here names a product.
  */
-import { layer } from "@effect/vitest"
+import { describe, layer } from "@effect/vitest"
+import { existsSync } from "node:fs"
 import type { Layer } from "effect"
-import type { Store } from "../../adapters/products.ts"
-import { accountsContract } from "./contract-accounts.ts"
-import { httpContract } from "./contract-http.ts"
-import { miscContract } from "./contract-misc.ts"
-import { transactionsContract } from "./contract-transactions.ts"
-import { usageContract } from "./contract-usage.ts"
-import { verifyContract } from "./contract-verify.ts"
-import { walletContract } from "./contract-wallet.ts"
-import type { ContractOptions } from "./fixtures.ts"
+import { products, type Store } from "../../adapters/products.ts"
+import type { ContractOptions, It } from "./fixtures.ts"
 
 export type { ContractOptions }
 
+/** One product's store contract. */
+export type Contract = (it: It, options: ContractOptions) => void
+
+/** The contract file of a product. */
+export const contractFile = (product: string) => new URL(`./contracts/${product}.ts`, import.meta.url)
+
+/** The products of the list that have a contract, with it, in the list's order. */
+export const contracts: ReadonlyArray<{ readonly product: string; readonly contract: Contract }> = await Promise.all(
+  products.filter((p) => existsSync(contractFile(p.name))).map(async (p) => ({
+    product: p.name,
+    contract: ((await import(contractFile(p.name).href)) as { contract: Contract }).contract,
+  })),
+)
+
 export const storeContract = <E>(name: string, store: Layer.Layer<Store, E>, options: ContractOptions) =>
   layer(store, { excludeTestServices: true, timeout: "60 seconds" })(name, (it) => {
-    accountsContract(it)
-    httpContract(it)
-    walletContract(it, options)
-    verifyContract(it, options)
-    usageContract(it)
-    miscContract(it)
-    transactionsContract(it)
+    for (const { product, contract } of contracts) describe(product, () => contract(it, options))
   })

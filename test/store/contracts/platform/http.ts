@@ -1,9 +1,14 @@
 import { assert } from "@effect/vitest"
 import { Effect } from "effect"
-import { inBatches } from "../../adapters/retention.ts"
-import type { IdempotencyKey } from "../../core/shared/idempotency-key.ts"
-import { CredentialsRepo, IdempotencyRepo, type IdempotencyRequest, RateLimitRepo } from "../../ports/store/mod.ts"
-import { type It, uuid } from "./fixtures.ts"
+import { inBatches } from "../../../../adapters/retention.ts"
+import type { IdempotencyKey } from "../../../../core/shared/idempotency-key.ts"
+import {
+  CredentialsRepo,
+  IdempotencyRepo,
+  type IdempotencyRequest,
+  RateLimitRepo,
+} from "../../../../ports/store/mod.ts"
+import { type It, uuid } from "../../fixtures.ts"
 
 const tags = (claims: ReadonlyArray<{ readonly _tag: string }>) =>
   claims.reduce<Record<string, number>>((n, c) => ({ ...n, [c._tag]: (n[c._tag] ?? 0) + 1 }), {})

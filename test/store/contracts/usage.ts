@@ -1,12 +1,12 @@
 import { assert } from "@effect/vitest"
 import { Effect } from "effect"
 import * as fc from "effect/FastCheck"
-import type { Application } from "../../core/accounts/model.ts"
-import type { AccountId, ApplicationId, Halalas, Millis } from "../../core/shared/brands.ts"
-import type { Verification } from "../../core/verify/model.ts"
-import { ApplicationsRepo, VerificationsRepo, VerifySendsRepo } from "../../ports/store/mod.ts"
-import { usageNeedle, type UsageQuery, UsageRepo, type UsageRow } from "../../ports/store/usage.ts"
-import { application, type It, send, uuid, verification } from "./fixtures.ts"
+import type { Application } from "../../../core/accounts/model.ts"
+import type { AccountId, ApplicationId, Halalas, Millis } from "../../../core/shared/brands.ts"
+import type { Verification } from "../../../core/verify/model.ts"
+import { ApplicationsRepo, VerificationsRepo, VerifySendsRepo } from "../../../ports/store/mod.ts"
+import { usageNeedle, type UsageQuery, UsageRepo, type UsageRow } from "../../../ports/store/usage.ts"
+import { application, type It, send, uuid, verification } from "../fixtures.ts"
 
 const since = 1_800_000_000_000
 const until = since + 86_400_000
@@ -136,7 +136,7 @@ const expectedRows = (apps: ReadonlyArray<Application>, traffic: Traffic) => {
   )
 }
 
-export const usageContract = (it: It) => {
+export const contract = (it: It) => {
   it.effect("usage: generated traffic reads as DECISIONS 12 and 16 compute it, page by page and for any q", () =>
     Effect.gen(function* () {
       const repo = yield* UsageRepo

@@ -1,14 +1,8 @@
 import { assert } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import type { AccountId, ApplicationId, EventId, SaudiMobile } from "../../core/shared/brands.ts"
-import {
-  JobsRepo,
-  type OutboxEvent,
-  OutboxRepo,
-  SimulatedSmsRepo,
-  WebhookEndpointsRepo,
-} from "../../ports/store/mod.ts"
-import { isDefect, type It, uuid } from "./fixtures.ts"
+import type { AccountId, ApplicationId, EventId } from "../../../../core/shared/brands.ts"
+import { JobsRepo, type OutboxEvent, OutboxRepo } from "../../../../ports/store/mod.ts"
+import { isDefect, type It, uuid } from "../../fixtures.ts"
 
 const event = (createdAt: number, over: Partial<OutboxEvent> = {}): OutboxEvent => ({
   id: uuid() as EventId,
@@ -21,7 +15,7 @@ const event = (createdAt: number, over: Partial<OutboxEvent> = {}): OutboxEvent 
   ...over,
 })
 
-export const miscContract = (it: It) => {
+export const outboxAndJobsContract = (it: It) => {
   it.effect("outbox: append is all or nothing; listRecent is newest first, last appended first among equals", () =>
     Effect.gen(function* () {
       const outbox = yield* OutboxRepo
@@ -38,26 +32,6 @@ export const miscContract = (it: It) => {
       const e = event(9_000_000_000_009)
       assert.isTrue(isDefect(yield* Effect.exit(outbox.append([e, a]))))
       assert.deepStrictEqual(yield* outbox.listRecent(1), [b])
-    }))
-
-  it.effect("webhook endpoints: put, replace, get per owner kind and id", () =>
-    Effect.gen(function* () {
-      const endpoints = yield* WebhookEndpointsRepo
-      const id = uuid()
-      const owner = { kind: "account" as const, id }
-      const endpoint = {
-        owner,
-        url: "https://example.com/hook",
-        secret: "whsec_abc",
-        events: ["verification.verified"],
-      }
-      assert.isTrue(Option.isNone(yield* endpoints.get(owner)))
-      yield* endpoints.put(endpoint)
-      assert.deepStrictEqual(yield* endpoints.get(owner), Option.some(endpoint))
-      const replaced = { ...endpoint, url: "https://example.com/v2", events: [] }
-      yield* endpoints.put(replaced)
-      assert.deepStrictEqual(yield* endpoints.get({ kind: "account", id }), Option.some(replaced))
-      assert.isTrue(Option.isNone(yield* endpoints.get({ kind: "application", id })))
     }))
 
   it.effect("jobs: a never-seen job is due at once; then only when next_run_at is reached", () =>
@@ -81,24 +55,5 @@ export const miscContract = (it: It) => {
       assert.strictEqual((yield* claimAll(1_000, 2_000)).filter(Boolean).length, 1)
       assert.strictEqual((yield* claimAll(2_500, 5_000)).filter(Boolean).length, 1)
       assert.deepStrictEqual(yield* jobs.nextRunAt(name), Option.some(5_000))
-    }))
-
-  it.effect("simulated SMS: listTo is newest first, per number, limited", () =>
-    Effect.gen(function* () {
-      const sms = yield* SimulatedSmsRepo
-      const to = `+9665${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}` as SaudiMobile
-      const other = "+966599999999" as SaudiMobile
-      const m = (sentAt: number, text: string, dest = to) => ({ id: uuid(), to: dest, text, sentAt })
-      const [m1, m2, m3, m4] = [
-        m(1_000, "code 1234"),
-        m(3_000, "code 5678"),
-        m(2_000, "[TEST] 0000"),
-        m(3_000, "again"),
-      ]
-      yield* Effect.forEach([m1, m2, m3, m4, m(9_000, "elsewhere", other)], sms.append)
-      assert.deepStrictEqual(yield* sms.listTo(to, 10), [m4, m2, m3, m1])
-      assert.deepStrictEqual(yield* sms.listTo(to, 2), [m4, m2])
-      assert.deepStrictEqual(yield* sms.listTo("+966500000009" as SaudiMobile, 10), [])
-      assert.isTrue(isDefect(yield* Effect.exit(sms.append(m1))))
     }))
 }

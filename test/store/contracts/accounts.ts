@@ -1,10 +1,10 @@
 import { assert } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import type { KeyId } from "../../core/shared/brands.ts"
-import { AccountsRepo, ApplicationsRepo, CredentialsRepo, Transactor } from "../../ports/store/mod.ts"
-import { account, application, credential, isDefect, type It, uuid } from "./fixtures.ts"
+import type { KeyId } from "../../../core/shared/brands.ts"
+import { AccountsRepo, ApplicationsRepo, CredentialsRepo, Transactor } from "../../../ports/store/mod.ts"
+import { account, application, credential, isDefect, type It, uuid } from "../fixtures.ts"
 
-export const accountsContract = (it: It) => {
+export const contract = (it: It) => {
   it.effect("accounts: insert, get, count; an unknown id reads as none; a duplicate id is a defect", () =>
     Effect.gen(function* () {
       const accounts = yield* AccountsRepo

@@ -1,8 +1,8 @@
 import { assert } from "@effect/vitest"
 import { Deferred, Effect, Fiber, Option } from "effect"
-import type { AccountId } from "../../core/shared/brands.ts"
-import { type LedgerEntry, Transactor, VerificationsRepo, WalletRepo } from "../../ports/store/mod.ts"
-import { application, isDefect, type It, uuid, verification } from "./fixtures.ts"
+import type { AccountId } from "../../../../core/shared/brands.ts"
+import { type LedgerEntry, Transactor, VerificationsRepo, WalletRepo } from "../../../../ports/store/mod.ts"
+import { application, isDefect, type It, uuid, verification } from "../../fixtures.ts"
 
 const credit = (accountId: AccountId, amountHalalas: number): LedgerEntry => ({
   accountId,

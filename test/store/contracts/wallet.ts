@@ -1,7 +1,7 @@
 import { assert } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import { Wallet } from "../../core/limits.ts"
-import type { AccountId } from "../../core/shared/brands.ts"
+import { Wallet } from "../../../core/limits.ts"
+import type { AccountId } from "../../../core/shared/brands.ts"
 import {
   type LedgerEntry,
   type Proforma,
@@ -11,8 +11,8 @@ import {
   Transactor,
   WalletRepo,
   type WalletSettings,
-} from "../../ports/store/mod.ts"
-import { type ContractOptions, isDefect, type It, uuid } from "./fixtures.ts"
+} from "../../../ports/store/mod.ts"
+import { type ContractOptions, isDefect, type It, uuid } from "../fixtures.ts"
 
 const defaults: WalletSettings = {
   lowBalanceAlertHalalas: Wallet.lowBalanceAlertHalalas,
@@ -37,7 +37,7 @@ const entry = (
   ...over,
 })
 
-export const walletContract = (it: It, options: ContractOptions) => {
+export const contract = (it: It, options: ContractOptions) => {
   it.effect("wallet: no row reads 0; add upserts; charge refuses to go below zero; ledger sums", () =>
     Effect.gen(function* () {
       const wallet = yield* WalletRepo

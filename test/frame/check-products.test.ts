@@ -1,0 +1,60 @@
+/** `checkProducts`: what the types cannot see in a products list is refused when it is folded, naming each problem. */
+import { Effect, Either, Schema } from "effect"
+import { describe, expect, it } from "vitest"
+import { product } from "../../adapters/product.ts"
+import { checkProducts, products } from "../../adapters/products.ts"
+import { operation } from "../../core/pipeline/operation.ts"
+import { ApiErrorClass } from "../../core/shared/api-error.ts"
+import { Verify } from "../../core/verify/service.ts"
+
+class Undeclared extends ApiErrorClass<Undeclared>()("undeclared_code", {}, { status: 409 }) {}
+
+const probe = (scope: string, errors: ReadonlyArray<typeof Undeclared>, name = "probe.read") =>
+  operation({
+    name,
+    summary: "A probe.",
+    method: "GET",
+    path: "/v1/probe",
+    caller: { _tag: "Key", guard: { audience: "application", scope } },
+    parameters: [],
+    body: undefined,
+    decode: () => Either.right(undefined),
+    output: Schema.Struct({}),
+    errors,
+    idempotent: false,
+    service: Verify,
+    run: () => Effect.succeed({}),
+  })
+
+describe("the products list is checked when it is folded", () => {
+  it("the real list passes", () => {
+    expect(() => checkProducts(products)).not.toThrow()
+  })
+
+  it("an operation needing a scope, or answering a code, that no product declares is refused, naming both", () => {
+    const broken = product({ name: "broken", operations: [probe("probe:read", [Undeclared])] })
+    expect(() => checkProducts([...products, broken])).toThrow(
+      [
+        "The products list cannot be served:",
+        "- probe.read (broken) needs the scope probe:read, which no product in the list declares.",
+        "- probe.read (broken) answers undeclared_code, which no product in the list declares in its errors.",
+      ].join("\n"),
+    )
+  })
+
+  it("two operations of one name or one route are refused", () => {
+    const twice = product({
+      name: "twice",
+      scopes: [{ scope: "probe:read", includes: [], description: "" }],
+      errors: [Undeclared],
+      operations: [
+        probe("probe:read", []),
+        probe("probe:read", [], "probe.again"),
+        probe("probe:read", [], "probe.again"),
+      ],
+    })
+    expect(() => checkProducts([...products, twice])).toThrow(
+      /Two operations answer GET \/v1\/probe\.[\s\S]*Two operations are named probe\.again\./,
+    )
+  })
+})

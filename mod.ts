@@ -19,8 +19,8 @@ export {
   type PlainResponse,
 } from "./adapters/http/dispatcher.ts"
 export { type CallerAddress, directWebHandler, webHandler, type WebHandlerOptions } from "./adapters/http/web.ts"
+export { answerParserRefusals } from "./adapters/http/node-parser-refusals.ts"
 export {
-  answerParserRefusals,
   close,
   listen,
   nodeHandler,

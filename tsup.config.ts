@@ -4,14 +4,16 @@ import { defineConfig } from "tsup"
 
 /**
  * What the package ships beside its code: the documents' fonts (adapters/documents/fonts.ts reads them from
- * dist/fonts/) and the migrated empty store every new PGlite store starts from (adapters/sql/snapshot.ts, made
- * when stale, in dist/store-snapshot/).
+ * dist/fonts/), the migrated empty store every new PGlite store starts from (adapters/sql/snapshot.ts, made
+ * when stale, in dist/store-snapshot/) and docs/openapi.json (scripts/openapi.ts, written when stale: the
+ * operations' document is never written by hand). The test command's global setup makes the same two.
  */
 const besideTheCode = async () => {
   cpSync("adapters/documents/fonts", "dist/fonts", { recursive: true })
-  execFileSync(process.execPath, ["--import", "tsx", "scripts/snapshot.ts", "--out", "dist/store-snapshot"], {
-    stdio: "inherit",
-  })
+  const script = (...args: Array<string>) =>
+    execFileSync(process.execPath, ["--import", "tsx", ...args], { stdio: "inherit" })
+  script("scripts/snapshot.ts", "--out", "dist/store-snapshot")
+  script("scripts/openapi.ts")
 }
 
 // dist/ is emptied once, before both builds write to it (a `clean` of one build could race the other's output).

@@ -11,7 +11,7 @@ export default defineConfig({
     // 356 s on the same quiet machine (2026-11-26, 1,519 tests each).
     maxWorkers: 3,
     minWorkers: 1,
-    globalSetup: ["test/support/snapshot-setup.ts"],
+    globalSetup: ["test/support/global-setup.ts"],
     reporters: ["default", "./test/support/timing-reporter.ts"],
   },
 })

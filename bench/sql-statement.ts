@@ -13,6 +13,7 @@ import Pg from "pg"
 import { parseArgs } from "node:util"
 import { SqlExecutor, SqlExecutorLive } from "../adapters/sql/executor.ts"
 import * as PgNamed from "../adapters/sql/pg-client.ts"
+import { TemplatedQuery } from "../adapters/sql/pg-internals.ts"
 
 const { values } = parseArgs({
   options: { "database-url": { type: "string" }, n: { type: "string", default: "20000" } },
@@ -72,7 +73,7 @@ const measureResultTemplates = async () => {
     query.handleDataRow({ fields: values })
   }
   const kept = () => {
-    const query = new PgNamed.TemplatedQuery({ name: "wide", text: "SELECT …", values: [1], callback: noop } as any)
+    const query = new TemplatedQuery({ name: "wide", text: "SELECT …", values: [1], callback: noop } as any)
     query.prepare(connection)
     query.handleRowDescription({ fields })
     query.handleDataRow({ fields: values })

@@ -2,6 +2,7 @@
 import { randomUUID } from "node:crypto"
 import { Http } from "../../core/limits.ts"
 import { carriesBody, declaredTooLarge } from "./body.ts"
+import { heldHeaderList } from "./deno-headers.ts"
 import type { Dispatch, PlainRequest, PlainResponse } from "./dispatcher.ts"
 import { fieldListLookup, headerBytes, stripPrefix } from "./edge.ts"
 import { bodyTooLarge, bodyUnreadable } from "./respond.ts"
@@ -51,25 +52,6 @@ const readBody = async (request: Request): Promise<Uint8Array | undefined> => {
     at += c.byteLength
   }
   return whole
-}
-
-/** Deno's internal key of a `Headers`'s own list (undefined: not looked for yet; null: this runtime has none). */
-let heldListKey: symbol | null | undefined
-
-/**
- * The header list a `Headers` holds, as its fields came, when the runtime keeps it as an array under an
- * internal key (Deno: `Symbol("header list")`, filled by the first `get`); else undefined, and the caller
- * iterates the `Headers`. Why: iterating a `Headers` sorts and merges its fields, which costs Deno about as
- * much as the rest of its host's work on a request (bench/http.ts: the Deno ratio 0.47 counting through
- * the iterator, 0.59 not counting at all); the held list is read in place.
- */
-const heldHeaderList = (headers: Headers): ReadonlyArray<readonly [string, string]> | undefined => {
-  if (heldListKey === undefined) {
-    heldListKey = Object.getOwnPropertySymbols(headers).find((key) => key.description === "header list") ?? null
-  }
-  if (heldListKey === null) return undefined
-  const list = (headers as unknown as Record<symbol, unknown>)[heldListKey]
-  return Array.isArray(list) ? list : undefined
 }
 
 /** Fetch's own lookup of a field. */

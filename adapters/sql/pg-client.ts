@@ -17,6 +17,9 @@
  *   statement ("cached plan must not change result type"). The others name their columns.
  * - A connection pooler in transaction mode must support protocol-level prepared statements
  *   (PgBouncer 1.21+ with `max_prepared_statements`); otherwise use a session-mode pool.
+ *
+ * What this needs of `pg` beyond its public API (its connection's prepared statements and socket, its pipeline
+ * flag, its `Query`'s protocol hooks) is in pg-internals.ts, held to the pinned `pg` by its fence test.
  */
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { SqlError } from "@effect/sql/SqlError"
@@ -27,6 +30,15 @@ import { Duration, Effect, Layer, type Scope, Stream } from "effect"
 import Pg from "pg"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import { type Lease, SqlDriver, type SqlDriverShape } from "./executor.ts"
+import {
+  carryingBegin,
+  type Corkable,
+  type Done,
+  preparedText,
+  setPipelined,
+  socketOf,
+  templated,
+} from "./pg-internals.ts"
 
 export const maxNamedStatements = 1_000
 
@@ -43,73 +55,6 @@ export const statementName = (text: string): string | undefined => {
     names.set(text, name)
   }
   return name
-}
-
-/** What `Result.addFields` builds from a RowDescription: the fields, their type parsers, the empty row. */
-interface ResultTemplate {
-  readonly fields: unknown
-  readonly parsers: unknown
-  readonly emptyRow: unknown
-}
-
-/** The result templates of the named statements, per connection (a connection describes its own statements). */
-const templatesOf = new WeakMap<object, Map<string, ResultTemplate>>()
-
-/**
- * A named statement that reuses its result template. On every execution `pg` rebuilds the fields' type
- * parsers and the empty row from the statement's RowDescription (`Result.addFields`): 7 to 10 µs of CPU for a
- * 17-column result, where reusing them takes 3 (`npm run bench -- sql-statement`). A prepared statement's
- * columns cannot change on its connection (PostgreSQL refuses to run one whose result type changed), so the
- * template of its first execution on a connection serves its later ones there; another connection, which
- * prepares and describes the statement itself, builds its own (a column whose type a migration changed in
- * between is read with its new type there). `pg`'s own fields are set as `Result.addFields` sets them.
- * Exported for bench/sql-statement.ts.
- */
-export class TemplatedQuery extends (Pg.Query as unknown as new (
-  config: Pg.QueryConfig | string,
-  values?: ReadonlyArray<unknown>,
-  callback?: (error: Error | undefined, result: any) => void,
-) => any) {
-  private templates: Map<string, ResultTemplate> | undefined = undefined
-  prepare(connection: object) {
-    // An unnamed statement (BEGIN's carrier may be one) is described afresh each time.
-    if (typeof this.name === "string") {
-      let templates = templatesOf.get(connection)
-      if (templates === undefined) templatesOf.set(connection, templates = new Map())
-      this.templates = templates
-    }
-    super.prepare(connection)
-  }
-  handleRowDescription(msg: unknown) {
-    const template = this.templates?.get(this.name)
-    if (template === undefined) {
-      super.handleRowDescription(msg)
-      const result = this._result
-      this.templates?.set(this.name, {
-        fields: result.fields,
-        parsers: result._parsers,
-        emptyRow: result._prebuiltEmptyResultObject,
-      })
-      return
-    }
-    this._checkForMultirow()
-    const result = this._result
-    result.fields = template.fields
-    result._parsers = template.parsers
-    result._prebuiltEmptyResultObject = template.emptyRow
-    this._accumulateRows = this.callback || !this.listeners("row").length
-  }
-}
-
-/**
- * A named statement run with its callback, as a query reusing its result template. Built from the text, the
- * values and the callback, and named after: given a config object, `pg` copies it property by property
- * (`cloneQueryConfig`, 1.3 % of the Verify host's CPU profile samples); given a text, it does not.
- */
-const templated = (config: Pg.QueryConfig, callback: (error: Error | undefined, result: any) => void) => {
-  const query = new TemplatedQuery(config.text, config.values, callback)
-  query.name = config.name
-  return query as unknown as Pg.Submittable
 }
 
 /** A `pg` client that names parameterised statements given as `(text, values, callback)`. */
@@ -144,30 +89,6 @@ const configOf = (text: string, params: ReadonlyArray<unknown>): Pg.QueryConfig 
 /** The name BEGIN is prepared under on every connection that has begun a transaction. */
 const beginName = "sa_begin"
 
-/**
- * A transaction's first statement with its BEGIN, in one write and one round trip: Bind and Execute of the
- * prepared BEGIN, then the statement's own messages and one Sync. Nothing stands between them, so were BEGIN
- * refused, PostgreSQL would skip the statement up to the Sync (the statement never runs outside the
- * transaction). BEGIN's CommandComplete is the first the query receives and is not the statement's.
- * Only for a statement sent by the extended protocol (it has parameters): `prepare` is that protocol's path.
- */
-class BegunStatement extends TemplatedQuery {
-  private begun = false
-  /** Read by bench/verify-lib/trace.ts, which logs the BEGIN it carries. */
-  readonly carriesBegin = true
-  override prepare(connection: any) {
-    connection.bind({ statement: beginName, portal: "", values: [] })
-    connection.execute({})
-    super.prepare(connection)
-  }
-  handleCommandComplete(msg: unknown, connection: unknown) {
-    if (this.begun) return super.handleCommandComplete(msg, connection)
-    this.begun = true
-  }
-}
-
-type Done = (error: Error | undefined, result: any) => void
-
 const submit = (client: Pg.PoolClient, config: Pg.QueryConfig, done: Done) => {
   if (config.name === undefined) client.query(config, done)
   else client.query(templated(config, done))
@@ -181,15 +102,12 @@ const submit = (client: Pg.PoolClient, config: Pg.QueryConfig, done: Done) => {
  */
 const transactionOn = (client: Pg.PoolClient) => {
   let begun = false
-  const connection = (client as unknown as { connection: { parsedStatements: Record<string, string> } }).connection
   return (config: Pg.QueryConfig, done: Done) => {
     if (begun) return submit(client, config, done)
     if (config.text === "COMMIT" || config.text === "ROLLBACK") return done(undefined, { rows: [] })
     begun = true
-    if ((config.values?.length ?? 0) > 0 && connection.parsedStatements[beginName] === "BEGIN") {
-      return void client.query(
-        new BegunStatement({ ...config, callback: done } as Pg.QueryConfig) as unknown as Pg.Submittable,
-      )
+    if ((config.values?.length ?? 0) > 0 && preparedText(client, beginName) === "BEGIN") {
+      return void client.query(carryingBegin(beginName, config, done))
     }
     submit(
       client,
@@ -296,7 +214,7 @@ export const pipelineOver = (pool: Pg.Pool, size: number = pipelinedConnections)
 
   /** This turn's lane and the sockets corked in it, uncorked together in the check phase. */
   let turnLane: Lane | undefined
-  const corked: Array<{ cork(): void; uncork(): void }> = []
+  const corked: Array<Corkable> = []
   let turnEnds = false
   const endTurn = () => {
     turnEnds = false
@@ -317,8 +235,7 @@ export const pipelineOver = (pool: Pg.Pool, size: number = pipelinedConnections)
   }
 
   const write = (client: Pg.PoolClient, config: Pg.QueryConfig, done: Done) => {
-    const stream = (client as unknown as { connection: { stream: { cork(): void; uncork(): void } } }).connection
-      .stream
+    const stream = socketOf(client)
     if (!corked.includes(stream)) {
       inTurn()
       stream.cork()
@@ -343,7 +260,7 @@ export const pipelineOver = (pool: Pg.Pool, size: number = pipelinedConnections)
       for (const w of waiting) w(error)
     }
     checkout(pool, (client, release) => {
-      ;(client as unknown as { pipeline: boolean }).pipeline = true
+      setPipelined(client, true)
       lane.held = { client, release }
       client.on("error", () => drop(lane, client))
       client.on("end", () => drop(lane, client))
@@ -387,7 +304,7 @@ export const pipelineOver = (pool: Pg.Pool, size: number = pipelinedConnections)
       const held = lane.held
       if (held === undefined) continue
       lane.held = undefined
-      ;(held.client as unknown as { pipeline: boolean }).pipeline = false
+      setPipelined(held.client, false)
       held.release(false)
     }
   }

@@ -21,7 +21,9 @@ describe("GET /openapi.json: the document of the declared operations", () => {
     expect(res.status).toBe(200)
     expect(res.body).toEqual(openApiOf())
     const committed = JSON.parse(readFileSync(new URL("../../docs/openapi.json", import.meta.url), "utf8"))
-    expect(committed, "docs/openapi.json is stale: run `npm run openapi`").toEqual(res.body)
+    // The test command's global setup rewrote it if the operations changed (scripts/openapi.ts): then it differs
+    // from the committed copy (git diff), not from the document served.
+    expect(committed, "docs/openapi.json is not the document served: run `npm run openapi`").toEqual(res.body)
     const ids = Object.values(res.body.paths as Record<string, Record<string, { operationId: string }>>)
       .flatMap((methods) => Object.values(methods).map((m) => m.operationId))
     expect(ids.sort()).toEqual(declaredOperations.map((o) => o.name).sort())

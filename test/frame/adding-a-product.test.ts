@@ -115,7 +115,13 @@ describe("adding a product is its files and one line in the products list", () =
   )
 
   it("the store contract runs the product's own contract on the memory store, PGlite and PostgreSQL", async () => {
-    const { stdout } = await run(bin("vitest"), ["run", "test/store/contract.test.ts", "-t", "reminders"], {
+    const { stdout } = await run(bin("vitest"), [
+      "run",
+      "test/store/contract.test.ts",
+      "-t",
+      "reminders",
+      "--reporter=verbose",
+    ], {
       cwd: copy,
       env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1" },
       maxBuffer: 64 * 1024 * 1024,

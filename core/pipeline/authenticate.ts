@@ -26,7 +26,7 @@ import { isStorableText } from "../shared/text.ts"
 import { grants, type Scope } from "../shared/scope.ts"
 import { RateLimit } from "../limits.ts"
 import { tooManyRequests, windowStart } from "./rate-limit.ts"
-import { type ApiRequest, jsonObject, presentedCredential } from "./request.ts"
+import { type ApiRequest, presentedCredential } from "./request.ts"
 
 /** Who may call an operation. */
 export type Audience =
@@ -132,7 +132,8 @@ export const partnerApplicationRef = (req: ApiRequest): string | undefined => {
   const fromQuery = req.query.get("application") ?? req.query.get("service")
   if (fromQuery) return fromQuery
   if (req.method === "GET") return undefined
-  const body = jsonObject(req.body)
+  // The request's one parse of its body: step 4 reads it again without parsing.
+  const body = req.json()
   const ref = body?.application ?? body?.service
   return typeof ref === "string" && ref !== "" ? ref : undefined
 }

@@ -105,6 +105,7 @@ const fakeRequest = (key: string, body: Record<string, unknown>): ApiRequest => 
   query: new URLSearchParams(),
   header: (name) => (name === "authorization" ? `Bearer ${key}` : undefined),
   body: JSON.stringify(body),
+  json: () => body,
   ip: "127.0.0.1",
   requestId: "test",
 })

@@ -260,6 +260,6 @@ export const makeAuthorize: Effect.Effect<Authorize, never, AuthorizeServices> =
   },
 )
 
-/** Steps 1 to 3 for one request, answering the principal (the HTTP edge builds `makeAuthorize` once instead). */
+/** Steps 1 to 3 for one request, answering the principal (the route table builds `makeAuthorize` once instead, core/pipeline/checks.ts). */
 export const authorize = (req: ApiRequest, guard: Guard): Effect.Effect<Principal, AuthorizeError, AuthorizeServices> =>
   Effect.flatMap(makeAuthorize, (run) => run(req, guard, Effect.succeed))

@@ -110,7 +110,7 @@ const fakeRequest = (key: string, body: Record<string, unknown>): ApiRequest => 
   requestId: "test",
 })
 
-/** Runs the order of checks' steps 1 to 3 for a key, as the HTTP edge does. */
+/** Runs the order of checks' steps 1 to 3 for a key, as the route table does. */
 export const principalOf = (key: string, body: Record<string, unknown> = {}) =>
   Effect.flatMap(
     authorize(fakeRequest(key, body), { audience: "application_or_partner", scope: "verify:send" }),

@@ -19,8 +19,7 @@ import type { IdempotencyRepo } from "../../ports/store/idempotency.ts"
 import { Secrets } from "../../ports/secrets.ts"
 import { roleNeeds } from "../accounts/callers.ts"
 import { type CallByName, splitFlatInput, unknownOperation } from "../accounts/catalogue.ts"
-import { InsufficientRole, InvalidJson, InvalidRequest, Unauthorized } from "../errors.ts"
-import { unstorableFields } from "../shared/text.ts"
+import { InsufficientRole, Unauthorized } from "../errors.ts"
 import { type AccountStepsServices, holdsRole, makeAccountSteps, roleRefusal } from "./account.ts"
 import {
   type AccountPrincipal,
@@ -31,25 +30,9 @@ import {
 } from "./authenticate.ts"
 import type { Handler, Params } from "./handler.ts"
 import { withIdempotency } from "./idempotency.ts"
-import type { AnyOperation, Caller, PrincipalOf, RawInput } from "./operation.ts"
-import type { ApiAnswer, ApiRequest, Json } from "./request.ts"
-
-/**
- * Step 4's first check: the body is a JSON object (an empty body reads as `{}`) whose strings the stores can
- * hold (no NUL, no unpaired surrogate: `400 invalid_request` naming each such field).
- */
-export const requireJson = (req: ApiRequest): Effect.Effect<Json, InvalidJson | InvalidRequest> => {
-  const body = req.json()
-  if (body === undefined) return Effect.fail(new InvalidJson({}))
-  const unstorable = unstorableFields(body)
-  return unstorable === undefined ? Effect.succeed(body) : Effect.fail(
-    new InvalidRequest({
-      message: "Some fields hold characters that cannot be stored.",
-      fields: unstorable,
-      errors: Object.fromEntries(Object.keys(unstorable).map((name) => [name, "invalid"])),
-    }),
-  )
-}
+import { rawInputs, requireJson } from "./input.ts"
+import type { AnyOperation, Caller, PrincipalOf } from "./operation.ts"
+import type { ApiAnswer, ApiRequest } from "./request.ts"
 
 /** What the steps take from the platform's settings (adapters/config.ts `Settings`). */
 export interface ChecksSettings {
@@ -96,34 +79,11 @@ const consoleRefused = new Unauthorized({ message: "A valid console token is req
 const accountGuard: Guard = { audience: "account_token" }
 const partnerGuard: Guard = { audience: "partner" }
 
-/** The raw input of one request; the query string is parsed only when an operation reads it. */
-class Raw implements RawInput {
-  constructor(
-    readonly body: Json | undefined,
-    readonly params: Params,
-    private readonly req: ApiRequest,
-    private readonly base: (req: ApiRequest) => string,
-    private readonly given?: URLSearchParams,
-  ) {}
-  get query(): URLSearchParams {
-    return this.given ?? this.req.query
-  }
-  get idempotencyKey(): string | undefined {
-    return this.req.header("idempotency-key")
-  }
-  get baseUrl(): string {
-    return this.base(this.req)
-  }
-  header(name: string): string | undefined {
-    return this.req.header(name)
-  }
-}
-
 export const makeChecks = (
   settings: ChecksSettings,
 ): Effect.Effect<Checks, never, AuthorizeServices | AccountStepsServices> =>
   Effect.map(Effect.all([makeAuthorize, makeAccountSteps, Secrets]), ([authorize, accountSteps, secrets]) => {
-    const baseUrlOf = (req: ApiRequest) => settings.publicUrl ?? `http://${req.header("host") ?? "localhost"}`
+    const { of, withRaw } = rawInputs(settings.publicUrl)
 
     /** Steps 1 to 3 for a principal of `tag`, its refusal if any (403), Idempotency-Key on writes, then `then`. */
     const admitted = <P extends Principal, R>(
@@ -140,17 +100,6 @@ export const makeChecks = (
           ? Effect.fail(refused)
           : withIdempotency(req, p.credential.id, then(p as P, req, params))
       })
-
-    /** The body (step 4's first check; not read at all for an operation that takes none), then `then`. */
-    const withRaw = <A, E, R>(
-      op: AnyOperation,
-      req: ApiRequest,
-      params: Params,
-      then: (raw: RawInput) => Effect.Effect<A, E, R>,
-    ) =>
-      op.body === undefined
-        ? then(new Raw(undefined, params, req, baseUrlOf))
-        : Effect.flatMap(requireJson(req), (body) => then(new Raw(body, params, req, baseUrlOf)))
 
     /** Step 4, then the use case: no extra Effect step when the input decodes (the usual case). */
     const decodeThenRun = ({ op, run }: Ready): Then<Principal | undefined, any> => (p, req, params) =>
@@ -214,9 +163,7 @@ export const makeChecks = (
           ({ params, query, body, refused }) =>
             found.steps(p, {
               params,
-              input: refused !== undefined
-                ? Effect.fail(refused)
-                : Effect.succeed(new Raw(body, params, req, baseUrlOf, query)),
+              input: refused !== undefined ? Effect.fail(refused) : Effect.succeed(of(body, params, req, query)),
             }),
         )
       }

@@ -4,7 +4,9 @@
  * embedders call.
  */
 import { Effect, Fiber, Layer, ManagedRuntime, Option, RuntimeFlags } from "effect"
+import type { Route } from "../core/pipeline/handler.ts"
 import type { OpenApiDocument } from "../core/pipeline/openapi.ts"
+import { routesOf } from "../core/pipeline/routes.ts"
 import type { Secrets } from "../ports/secrets.ts"
 import type { SmsGateway } from "../ports/sms.ts"
 import { simulatedClockLayer } from "./clock/simulated.ts"
@@ -14,8 +16,6 @@ import { type Dispatch, makeDispatcher } from "./http/dispatcher.ts"
 import { parseTrustedProxies } from "./http/edge.ts"
 import { makeHttpApp } from "./http/http-app.ts"
 import { nodeHandler } from "./http/node.ts"
-import type { Route } from "./http/operation.ts"
-import { routesOf } from "./http/operation-routes.ts"
 import { type CallerAddress, directWebHandler, webHandler } from "./http/web.ts"
 import { ClockSimulatorLive, jobLoop, type Jobs, ownJobLoops } from "./jobs.ts"
 import type { AnyProduct } from "./product.ts"
@@ -108,7 +108,7 @@ export const routes = (
 ): Effect.Effect<ReadonlyArray<Route<PlatformServices>>, never, PlatformServices> => {
   const list = selectedProducts(settings, all)
   const operations = operationsOf(list)
-  return Effect.map(routesOf(operations), (declared) => [
+  return Effect.map(routesOf(operations, settings), (declared) => [
     openApiRoute(list),
     ...declared,
   ])

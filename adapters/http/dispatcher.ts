@@ -9,7 +9,8 @@ import { Cause, Effect, Exit, Fiber, type ManagedRuntime, Runtime } from "effect
 import { HeadersTooLarge, MethodNotAllowed, notFound, ProductRetired } from "../../core/errors.ts"
 import { Http } from "../../core/limits.ts"
 import { echo } from "../../core/shared/text.ts"
-import type { ApiAnswer, ApiRequest } from "../../core/pipeline/request.ts"
+import type { Route } from "../../core/pipeline/handler.ts"
+import { type ApiAnswer, type ApiRequest, type Json, jsonObject } from "../../core/pipeline/request.ts"
 import { carriesBody } from "./body.ts"
 import {
   allowedOrigin,
@@ -22,7 +23,6 @@ import {
   type TrustedProxies,
 } from "./edge.ts"
 import { apiError, fromExit, internalError, type PlainResponse } from "./respond.ts"
-import type { Route } from "./operation.ts"
 import { Router } from "./router.ts"
 
 export interface PlainRequest {
@@ -70,10 +70,15 @@ const publicRoutes: ReadonlyArray<Route<never>> = [
 /** `/api/v1/...` is an identical alias of `/v1/...`. */
 const canonicalPath = (path: string) => path === "/api/v1" || path.startsWith("/api/v1/") ? path.slice(4) : path
 
-/** The request a handler sees; the query string is parsed and the caller's address found only when read. */
+/**
+ * The request a handler sees; the query string and the body are parsed, and the caller's address found, only
+ * when read, and each at most once.
+ */
 class RequestView implements ApiRequest {
   readonly header: (name: string) => string | undefined
   private parsed: URLSearchParams | undefined = undefined
+  /** `null` until the body is parsed (`undefined` is a parse's answer: not a JSON object). */
+  private parsedBody: Json | undefined | null = null
 
   constructor(
     private readonly plain: PlainRequest,
@@ -95,6 +100,11 @@ class RequestView implements ApiRequest {
 
   get query(): URLSearchParams {
     return this.parsed ??= new URLSearchParams(this.search)
+  }
+
+  json(): Json | undefined {
+    if (this.parsedBody === null) this.parsedBody = jsonObject(this.body)
+    return this.parsedBody
   }
 }
 

@@ -1,6 +1,5 @@
 /** A small exact-segment router: `/v1/verify/:id` style patterns, grouped by method and segment count. */
-
-export type Params = Readonly<Record<string, string>>
+import type { Params } from "../../core/pipeline/handler.ts"
 
 interface Compiled<H> {
   readonly segments: ReadonlyArray<string>

@@ -140,7 +140,7 @@ export const splitFlatInput = (
 }
 
 /**
- * Calls an account operation by name for a principal (built by the HTTP edge, which holds every operation):
+ * Calls an account operation by name for a principal (built with the route table, which holds every operation):
  * an unknown name is `404 unknown_operation` before the body is read.
  */
 export type CallByName = (
@@ -215,8 +215,8 @@ export const operationsListOperation = operation({
 })
 
 /**
- * `POST /v1/operations/{name}`: declared here for the document and the catalogue's order of checks; the HTTP
- * edge builds its handler, which runs the named operation's own steps (adapters/http/operation-routes.ts).
+ * `POST /v1/operations/{name}`: declared here for the document and the catalogue's order of checks; the route
+ * table builds its handler, which runs the named operation's own steps (core/pipeline/checks.ts `callByName`).
  */
 export const callByNameOperation = operation({
   name: "operations.call",
@@ -239,5 +239,5 @@ export const callByNameOperation = operation({
   errors: [UnknownOperation],
   idempotent: true,
   service: AccountCatalogue,
-  run: (): Effect.Effect<unknown> => Effect.die("operations.call runs at the HTTP edge"),
+  run: (): Effect.Effect<unknown> => Effect.die("operations.call runs in the route table (core/pipeline/checks.ts)"),
 })

@@ -9,7 +9,7 @@ import type { Parameter, RawInput } from "../pipeline/operation.ts"
 import type { Cursors, Position } from "../pipeline/cursor.ts"
 import type { InvalidRequest } from "../pipeline/errors.ts"
 
-/** Marks a use case's answer as a page, which the HTTP edge writes as `{ data, next_cursor }`. */
+/** Marks a use case's answer as a page, which its route renders as `{ data, next_cursor }`. */
 export const PageMark: unique symbol = Symbol.for("sa-messaging/Page")
 
 export interface Page<A> {

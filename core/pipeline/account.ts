@@ -30,9 +30,13 @@ export interface AccountCall {
   readonly input: Effect.Effect<RawInput, ApiError>
 }
 
+/** Whether the token's person holds one of the roles. */
+export const holdsRole = (roles: ReadonlyArray<string>, p: AccountPrincipal): boolean =>
+  p.credential.holder !== null && roles.includes(p.credential.holder.role)
+
 /** 403 `insufficient_role`, or undefined when the token's person holds one of the roles. */
 export const roleRefusal = (roles: ReadonlyArray<string>, p: AccountPrincipal): InsufficientRole | undefined =>
-  p.credential.holder !== null && roles.includes(p.credential.holder.role) ? undefined : new InsufficientRole({
+  holdsRole(roles, p) ? undefined : new InsufficientRole({
     message: `This operation is for ${roles.join(" and ")} tokens; this token's role is ${
       p.credential.holder?.role ?? "none"
     }.`,

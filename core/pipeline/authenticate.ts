@@ -26,7 +26,7 @@ import { isStorableText } from "../shared/text.ts"
 import { type Scope, Scopes, type ScopeTable } from "../shared/scope.ts"
 import { RateLimit } from "../limits.ts"
 import { tooManyRequests, windowStart } from "./rate-limit.ts"
-import { type ApiRequest, jsonObject, presentedCredential } from "./request.ts"
+import { type ApiRequest, presentedCredential } from "./request.ts"
 
 /** Who may call an operation. */
 export type Audience =
@@ -133,7 +133,8 @@ export const partnerApplicationRef = (req: ApiRequest): string | undefined => {
   const fromQuery = req.query.get("application") ?? req.query.get("service")
   if (fromQuery) return fromQuery
   if (req.method === "GET") return undefined
-  const body = jsonObject(req.body)
+  // The request's one parse of its body: step 4 reads it again without parsing.
+  const body = req.json()
   const ref = body?.application ?? body?.service
   return typeof ref === "string" && ref !== "" ? ref : undefined
 }
@@ -260,6 +261,6 @@ export const makeAuthorize: Effect.Effect<Authorize, never, AuthorizeServices> =
   },
 )
 
-/** Steps 1 to 3 for one request, answering the principal (the HTTP edge builds `makeAuthorize` once instead). */
+/** Steps 1 to 3 for one request, answering the principal (the route table builds `makeAuthorize` once instead, core/pipeline/checks.ts). */
 export const authorize = (req: ApiRequest, guard: Guard): Effect.Effect<Principal, AuthorizeError, AuthorizeServices> =>
   Effect.flatMap(makeAuthorize, (run) => run(req, guard, Effect.succeed))

@@ -12,6 +12,11 @@ export interface ApiRequest {
   readonly header: (name: string) => string | undefined
   /** The body as text ("" when none); undefined when its bytes are not UTF-8 (then it is not JSON either). */
   readonly body: string | undefined
+  /**
+   * The body as a JSON object (`jsonObject`: `{}` when empty, `undefined` when it is not one), parsed on the
+   * first call only: a partner key's `application` and step 4 read the same parse.
+   */
+  readonly json: () => Json | undefined
   /** The caller's address: the socket's peer, or the client behind a trusted proxy. */
   readonly ip: string | undefined
   readonly requestId: string

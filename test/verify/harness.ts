@@ -105,11 +105,12 @@ const fakeRequest = (key: string, body: Record<string, unknown>): ApiRequest => 
   query: new URLSearchParams(),
   header: (name) => (name === "authorization" ? `Bearer ${key}` : undefined),
   body: JSON.stringify(body),
+  json: () => body,
   ip: "127.0.0.1",
   requestId: "test",
 })
 
-/** Runs the order of checks' steps 1 to 3 for a key, as the HTTP edge does. */
+/** Runs the order of checks' steps 1 to 3 for a key, as the route table does. */
 export const principalOf = (key: string, body: Record<string, unknown> = {}) =>
   Effect.flatMap(
     authorize(fakeRequest(key, body), { audience: "application_or_partner", scope: "verify:send" }),

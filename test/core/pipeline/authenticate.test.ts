@@ -24,6 +24,7 @@ const request = (key: string): ApiRequest => ({
   query: new URLSearchParams(),
   header: (name) => (name === "authorization" ? `Bearer ${key}` : undefined),
   body: "{",
+  json: () => undefined,
   ip: "127.0.0.1",
   requestId: "r",
 })

@@ -8,6 +8,7 @@ const requestWith = (headers: Record<string, string>): ApiRequest => ({
   query: new URLSearchParams(),
   header: (name) => headers[name],
   body: "",
+  json: () => ({}),
   ip: undefined,
   requestId: "r",
 })

@@ -3,15 +3,17 @@ import type { Millis } from "../../core/shared/brands.ts"
 import type { Verification, VerifySend, VerifySettings } from "../../core/verify/model.ts"
 import {
   SandboxDestinationsRepo,
+  type SendJudged,
   type SendOutcome,
   VerificationsRepo,
   VerifySendsRepo,
   VerifySettingsRepo,
 } from "../../ports/store/verify.ts"
 import { minuteOf } from "../../core/verify/guard.ts"
+import { admitted, sendGates } from "../../core/verify/send-rules.ts"
 import { addTo, deleteIn, memoryTables, pushUnder, removeAt, setIn, violation } from "./db.ts"
 import { accountTables } from "./accounts.ts"
-import { chargeIn, walletTables } from "./wallet.ts"
+import { balanceIn, chargeIn, walletTables } from "./wallet.ts"
 import { appendEvents, outboxTables } from "./outbox.ts"
 
 export const verifyTables = () => ({
@@ -112,8 +114,10 @@ const guardStats = (t: Tables, applicationId: string, epoch: number, since: numb
 export const VerifySendsRepoMemory = Layer.effect(
   VerifySendsRepo,
   Effect.map(memoryTables(verifyTables, accountTables, walletTables), (db) => ({
-    // One atomic step that, like the SQL statement waiting for rows a transaction holds, waits for an open
-    // transaction (in one, it joins it).
+    // Verify's send rules (core/verify/send-rules.ts) as they are stated: `sendGates` on what the tables hold, the
+    // send written whole when `admitted`, nothing otherwise (the SQL store's statement judges the same gates on its
+    // snapshot). One atomic step that, like the SQL statement waiting for rows a transaction holds, waits for an
+    // open transaction (in one, it joins it).
     send: (a) =>
       db.withTransaction(db.write((t, record): SendOutcome => {
         const s = a.send
@@ -123,21 +127,28 @@ export const VerifySendsRepoMemory = Layer.effect(
         }
         const application = t.applications.get(s.applicationId)
         const unpausedAt = (application?.unpausedAt ?? null) as Millis | null
-        const judged = {
-          _tag: "Judged" as const,
-          destination: countSends(t, s.applicationId, a.since, (x) => x.to === s.to) < a.caps.destination,
-          clientIp: s.clientIp === null ||
-            countSends(t, s.applicationId, a.since, (x) => x.clientIp === s.clientIp) < a.caps.clientIp,
-          spendAdmitted: a.spend === null || a.spend.capHalalas === null ||
-            spentSince(t, s.applicationId, a.spend.dayStart) + s.priceHalalas <= a.spend.capHalalas,
+        const gates = sendGates(a, {
+          destinationSends: countSends(t, s.applicationId, a.since, (x) => x.to === s.to),
+          clientIpSends: s.clientIp === null
+            ? null
+            : countSends(t, s.applicationId, a.since, (x) => x.clientIp === s.clientIp),
+          daySpent: a.spend === null ? 0 : spentSince(t, s.applicationId, a.spend.dayStart),
           paused: application?.paused ?? false,
+          balance: a.charge === null ? null : balanceIn(t, a.charge.accountId),
+        })
+        const judged: SendJudged = {
+          _tag: "Judged",
+          destination: gates.destination,
+          clientIp: gates.clientIp,
+          spendAdmitted: gates.spendAdmitted,
+          paused: gates.paused,
           unpausedAt,
           charged: a.charge === null ? null : Option.none(),
           guard: null,
         }
-        if (!judged.destination || !judged.clientIp || !judged.spendAdmitted || judged.paused) return judged
+        if (!admitted(gates)) return judged
         const charged = a.charge === null ? null : chargeIn(t, record, a.charge)
-        if (charged !== null && Option.isNone(charged)) return judged
+        if (charged !== null && Option.isNone(charged)) return violation("a send admitted by its gates was not charged")
         const v = a.verification.value
         if (a.verification._tag === "Insert") {
           if (t.verifications.has(v.id)) violation(`duplicate verification ${v.id}`)

@@ -137,11 +137,12 @@ const chargeParameter = (name: ChargeParameter) =>
 /**
  * A send in one statement (`VerifySendsRepo.send`), autocommitted: one round trip and one commit, no BEGIN.
  *
- * `pre` judges every gate on the statement's snapshot, without a lock: the settings the send was prepared
- * with are still the saved ones, the destination's and the client IP's rolling hour hold room, the day's
- * spend admits the price, the application is not paused, the wallet holds the price (the wallet's charge port
- * says so: `WalletChargeSql`). Only when all pass do the writes run, each reading the one before it, so the rows
- * other sends want are taken in one order (the destination's, the client IP's, the wallet's, the day's spend, the
+ * It implements Verify's send rules as core/verify/send-rules.ts states them: `pre` judges each gate of
+ * `sendGates` as one column, on the statement's snapshot and without a lock (the settings the send was prepared
+ * with are still the saved ones; `destination` and `client_ip`, the rolling hours hold room; `spend`, the day's
+ * spend admits the price; `paused`; `wallet`, the wallet's charge port says the balance covers the price), and
+ * `go` is `admitted`. Only when all pass do the writes run, each reading the one before it, so the rows other
+ * sends want are taken in one order (the destination's, the client IP's, the wallet's, the day's spend, the
  * guard's minute), each judged again under its row lock: a concurrent send may have taken the room since the
  * snapshot. A send that loses such a race
  * after its first write is undone by raising `verify_send_undone` (migration verify 0005) with what each write

@@ -27,7 +27,10 @@ export interface Product<Repositories = never, Services = never, Needs = never> 
   readonly selected?: (settings: Settings) => boolean
   /** Its repositories over the memory store's tables (empty each time the layer is built). */
   readonly memory?: Layer.Layer<Repositories, never, MemoryDb>
-  /** Its repositories over SQL (the layer gets the `SqlClient` and the executor of adapters/sql). */
+  /**
+   * Its repositories over SQL (the layer gets the `SqlClient`, the executor of adapters/sql and the SQL
+   * repositories of the products before it in the list).
+   */
   readonly sql?: Layer.Layer<Repositories, never, any>
   /** Its migrations, numbered within the product. */
   readonly migrations?: ReadonlyArray<Migration>

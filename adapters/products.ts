@@ -85,11 +85,21 @@ const merged = <A>(layers: ReadonlyArray<Layer.Layer<A, never, any> | undefined>
 export const memoryStoreOf = (list: ReadonlyArray<AnyProduct> = products): Layer.Layer<Store> =>
   Layer.provide(merged(list.map((p) => p.memory)), MemoryDb.layer) as Layer.Layer<Store>
 
-/** The SQL repositories of `list` over one `SqlClient` (and this project's executor for it: adapters/sql/executor.ts). */
+/**
+ * The SQL repositories of `list` over one `SqlClient` (and this project's executor for it:
+ * adapters/sql/executor.ts), each product's given those of the products before it (Verify's send takes the
+ * wallet's charge: `WalletChargeSql`). Each layer is built once.
+ */
 export const sqlRepositoriesOf = (
   list: ReadonlyArray<AnyProduct> = products,
 ): Layer.Layer<Store, never, SqlClient.SqlClient> =>
-  Layer.provide(merged(list.map((p) => p.sql)), SqlExecutorLive) as Layer.Layer<Store, never, SqlClient.SqlClient>
+  Layer.provide(
+    list.reduce<Layer.Layer<any, never, any>>(
+      (built, p) => (p.sql === undefined ? built : Layer.provideMerge(p.sql, built)),
+      Layer.empty as any,
+    ),
+    SqlExecutorLive,
+  ) as Layer.Layer<Store, never, SqlClient.SqlClient>
 
 /**
  * The error catalogue of `list`: every product's codes, each once. Throws, naming the code and the two

@@ -1,7 +1,7 @@
 /**
  * Verify's retention over the memory tables of adapters/memory/verify.ts (read through `verifyTables`, never
- * changed there): sends and verifications. The memory store keeps no send counters (it counts its sends), so
- * those prunes have nothing to do. Each call is one write of at most `limit` rows.
+ * changed there): sends, verifications and the guard's minutes. The memory store keeps no cap or spend counters
+ * (it counts its sends), so those prunes have nothing to do. Each call is one write of at most `limit` rows.
  */
 import { Effect, Layer, Option } from "effect"
 import type { Millis } from "../../core/shared/brands.ts"
@@ -49,7 +49,20 @@ export const VerifyRetentionRepoMemory = Layer.effect(
     pruneDestinationCounters: none,
     pruneClientIpCounters: none,
     pruneSpendDays: none,
-    pruneGuardMinutes: none,
+    pruneGuardMinutes: (before, limit) =>
+      db.write((t, record) => {
+        let n = 0
+        for (const minutes of t.guardMinutes.values()) {
+          for (const [key, m] of minutes) {
+            if (n === limit) return n
+            if (m.minute < before) {
+              deleteIn(minutes, key, record)
+              n++
+            }
+          }
+        }
+        return n
+      }),
     oldest: db.read((t) => {
       let send: number | undefined
       for (const sends of t.sendsByApplication.values()) {
@@ -59,12 +72,18 @@ export const VerifyRetentionRepoMemory = Layer.effect(
       for (const v of t.verifications.values()) {
         if (droppable(v) && (verification === undefined || v.createdAt < verification)) verification = v.createdAt
       }
+      let guardMinute: number | undefined
+      for (const minutes of t.guardMinutes.values()) {
+        for (const m of minutes.values()) {
+          if (guardMinute === undefined || m.minute < guardMinute) guardMinute = m.minute
+        }
+      }
       return {
         send: Option.fromNullable(send as Millis | undefined),
         verification: Option.fromNullable(verification as Millis | undefined),
         capCounter: Option.none(),
         spendDay: Option.none(),
-        guardMinute: Option.none(),
+        guardMinute: Option.fromNullable(guardMinute as Millis | undefined),
       }
     }),
   })),

@@ -3,20 +3,31 @@ import type { Millis } from "../../core/shared/brands.ts"
 import type { Verification, VerifySend, VerifySettings } from "../../core/verify/model.ts"
 import {
   SandboxDestinationsRepo,
+  type SendJudged,
   type SendOutcome,
   VerificationsRepo,
   VerifySendsRepo,
   VerifySettingsRepo,
 } from "../../ports/store/verify.ts"
-import { minuteOf } from "../../core/verify/guard.ts"
-import { addTo, deleteIn, memoryTables, pushUnder, removeAt, setIn, violation } from "./db.ts"
+import { admitted, sendGates } from "../../core/verify/send-rules.ts"
+import { addTo, deleteIn, memoryTables, pushUnder, type Recorder, removeAt, setIn, violation } from "./db.ts"
 import { accountTables } from "./accounts.ts"
-import { chargeIn, walletTables } from "./wallet.ts"
+import { balanceIn, chargeIn, walletTables } from "./wallet.ts"
 import { appendEvents, outboxTables } from "./outbox.ts"
+
+/** The guard's count of one minute of an application's epoch, as the SQL store's `verify_guard` rows sum. */
+export interface GuardMinute {
+  readonly epoch: number
+  readonly minute: number
+  readonly sends: number
+  readonly verified: number
+}
 
 export const verifyTables = () => ({
   verifications: new Map<string, Verification>(),
   sendsByApplication: new Map<string, Array<VerifySend>>(),
+  /** By application, then by `${epoch}:${minute}`. */
+  guardMinutes: new Map<string, Map<string, GuardMinute>>(),
   verifySettings: new Map<string, VerifySettings>(),
   sandboxDestinations: new Set<string>(),
 })
@@ -44,13 +55,13 @@ export const VerificationsRepoMemory = Layer.effect(
         db.write((t, record) => {
           if (t.verifications.has(v.id)) setIn(t.verifications, v.id, v, record)
         }),
-      // The guard's credit is derived from the sends here (`guardStats`), so it needs no table.
-      transition: (before, next, events) =>
+      transition: (before, next, events, verified) =>
         db.write((t, record) => {
           const current = t.verifications.get(before.id)
           if (current === undefined || !sameState(current, before)) return false
           appendEvents(t, events, record)
           setIn(t.verifications, before.id, next, record)
+          if (verified !== null) countGuard(t, record, verified, 0, verified.count)
           return true
         }),
       delete: (id) => db.write((t, record) => deleteIn(t.verifications, id, record)),
@@ -95,16 +106,32 @@ const spentSince = (t: Tables, applicationId: string, dayStart: number) => {
 }
 
 /**
- * The memory store derives every count from its sends (transactions are serialized here, so nothing needs
- * the SQL store's per-destination rows and counters); the figures are the same.
+ * The memory store derives the caps' and the day's counts from its sends (transactions are serialized here, so
+ * nothing needs the SQL store's per-destination rows and counters); the guard's count it keeps as the SQL store
+ * does, by the epoch and minute each send and verified credit was counted in when it was written (an unpause in
+ * the same millisecond as a send, or a credit of a code's resends to the minute it started, leave the two alike).
  */
+const countGuard = (
+  t: Tables,
+  record: Recorder,
+  slot: { readonly applicationId: string; readonly epoch: number; readonly minute: number },
+  sends: number,
+  verified: number,
+) => {
+  let minutes = t.guardMinutes.get(slot.applicationId)
+  if (minutes === undefined) t.guardMinutes.set(slot.applicationId, minutes = new Map())
+  const key = `${slot.epoch}:${slot.minute}`
+  const now = minutes.get(key) ?? { epoch: slot.epoch, minute: slot.minute, sends: 0, verified: 0 }
+  setIn(minutes, key, { ...now, sends: now.sends + sends, verified: now.verified + verified }, record)
+}
+
 const guardStats = (t: Tables, applicationId: string, epoch: number, since: number) => {
   let sends = 0
   let verified = 0
-  for (const s of t.sendsByApplication.get(applicationId) ?? []) {
-    if (s.sentAt < epoch || minuteOf(s.sentAt) < since) continue
-    sends++
-    if (t.verifications.get(s.verificationId)?.status === "verified") verified++
+  for (const m of t.guardMinutes.get(applicationId)?.values() ?? []) {
+    if (m.epoch !== epoch || m.minute < since) continue
+    sends += m.sends
+    verified += m.verified
   }
   return { sends, verified }
 }
@@ -112,8 +139,10 @@ const guardStats = (t: Tables, applicationId: string, epoch: number, since: numb
 export const VerifySendsRepoMemory = Layer.effect(
   VerifySendsRepo,
   Effect.map(memoryTables(verifyTables, accountTables, walletTables), (db) => ({
-    // One atomic step that, like the SQL statement waiting for rows a transaction holds, waits for an open
-    // transaction (in one, it joins it).
+    // Verify's send rules (core/verify/send-rules.ts) as they are stated: `sendGates` on what the tables hold, the
+    // send written whole when `admitted`, nothing otherwise (the SQL store's statement judges the same gates on its
+    // snapshot). One atomic step that, like the SQL statement waiting for rows a transaction holds, waits for an
+    // open transaction (in one, it joins it).
     send: (a) =>
       db.withTransaction(db.write((t, record): SendOutcome => {
         const s = a.send
@@ -123,36 +152,50 @@ export const VerifySendsRepoMemory = Layer.effect(
         }
         const application = t.applications.get(s.applicationId)
         const unpausedAt = (application?.unpausedAt ?? null) as Millis | null
-        const judged = {
-          _tag: "Judged" as const,
-          destination: countSends(t, s.applicationId, a.since, (x) => x.to === s.to) < a.caps.destination,
-          clientIp: s.clientIp === null ||
-            countSends(t, s.applicationId, a.since, (x) => x.clientIp === s.clientIp) < a.caps.clientIp,
-          spendAdmitted: a.spend === null || a.spend.capHalalas === null ||
-            spentSince(t, s.applicationId, a.spend.dayStart) + s.priceHalalas <= a.spend.capHalalas,
+        const gates = sendGates(a, {
+          destinationSends: countSends(t, s.applicationId, a.since, (x) => x.to === s.to),
+          clientIpSends: s.clientIp === null
+            ? null
+            : countSends(t, s.applicationId, a.since, (x) => x.clientIp === s.clientIp),
+          daySpent: a.spend === null ? 0 : spentSince(t, s.applicationId, a.spend.dayStart),
           paused: application?.paused ?? false,
+          balance: a.charge === null ? null : balanceIn(t, a.charge.accountId),
+        })
+        const judged: SendJudged = {
+          _tag: "Judged",
+          destination: gates.destination,
+          clientIp: gates.clientIp,
+          spendAdmitted: gates.spendAdmitted,
+          paused: gates.paused,
           unpausedAt,
           charged: a.charge === null ? null : Option.none(),
           guard: null,
         }
-        if (!judged.destination || !judged.clientIp || !judged.spendAdmitted || judged.paused) return judged
+        if (!admitted(gates)) return judged
         const charged = a.charge === null ? null : chargeIn(t, record, a.charge)
-        if (charged !== null && Option.isNone(charged)) return judged
+        if (charged !== null && Option.isNone(charged)) return violation("a send admitted by its gates was not charged")
         const v = a.verification.value
         if (a.verification._tag === "Insert") {
           if (t.verifications.has(v.id)) violation(`duplicate verification ${v.id}`)
           setIn(t.verifications, v.id, v, record)
         } else if (t.verifications.has(v.id)) setIn(t.verifications, v.id, v, record)
         pushUnder(t.sendsByApplication, s.applicationId, s, record)
+        countGuard(t, record, { applicationId: s.applicationId, epoch: unpausedAt ?? 0, minute: a.guardMinute }, 1, 0)
         return {
           ...judged,
           charged,
           guard: a.guardSince === null ? null : guardStats(t, s.applicationId, unpausedAt ?? 0, a.guardSince),
         }
       })),
+    // The caps' and the day's counts are derived from the sends: dropping the send (`release`) takes it back from
+    // them; the guard's minute is counted down as in the SQL store (a minute with no row stays without one).
+    uncount: (_send, slots) =>
+      db.write((t, record) => {
+        if (t.guardMinutes.get(slots.guard.applicationId)?.has(`${slots.guard.epoch}:${slots.guard.minute}`)) {
+          countGuard(t, record, slots.guard, -1, 0)
+        }
+      }),
     // The latest matching send goes, as in the SQL adapter (highest id).
-    // The counts are derived from the sends: dropping the send takes it back from all of them.
-    uncount: () => Effect.void,
     release: (send) =>
       db.write((t, record) => {
         const sends = t.sendsByApplication.get(send.applicationId) ?? []

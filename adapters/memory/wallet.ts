@@ -67,6 +67,9 @@ const add = (t: Tables, record: Recorder, entry: LedgerEntry) => {
   return balance
 }
 
+/** An account's balance inside a read or write (0 when it has no wallet). */
+export const balanceIn = (t: Tables, accountId: string): number => t.wallets.get(accountId) ?? 0
+
 /** A charge (a negative entry) inside a write: none when the balance is short, as the SQL statement. */
 export const chargeIn = (t: Tables, record: Recorder, entry: LedgerEntry): Option.Option<Charged> => {
   const balance = t.wallets.get(entry.accountId)

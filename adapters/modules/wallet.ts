@@ -14,7 +14,7 @@ import { PaymentProviderSimulator } from "../payments/simulator.ts"
 import { DocumentsPdfLib } from "../documents/pdf-lib.ts"
 import { product } from "../product.ts"
 import { migration as wallet } from "../sql/migrations/wallet/0001_wallet.ts"
-import { ProformasRepoSql, TopupLinksRepoSql, WalletRepoSql } from "../sql/wallet.ts"
+import { ProformasRepoSql, TopupLinksRepoSql, WalletChargeSqlLive, WalletRepoSql } from "../sql/wallet.ts"
 import { walletErrors } from "../../core/wallet/errors.ts"
 
 /** The payment provider of `PAYMENT_PROVIDER`. */
@@ -31,7 +31,8 @@ export const walletProduct = product({
   name: "wallet",
   errors: walletErrors,
   memory: Layer.mergeAll(WalletRepoMemory, TopupLinksRepoMemory, ProformasRepoMemory),
-  sql: Layer.mergeAll(WalletRepoSql, TopupLinksRepoSql, ProformasRepoSql),
+  // The charge as a part of another statement is the SQL store's alone (Verify's send takes it: the port's comment).
+  sql: Layer.mergeAll(WalletRepoSql, TopupLinksRepoSql, ProformasRepoSql, WalletChargeSqlLive),
   migrations: [wallet],
   services: (settings) =>
     Layer.mergeAll(WalletConsole.Default, WalletTopups.Default).pipe(

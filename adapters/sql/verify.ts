@@ -12,8 +12,8 @@ import {
   VerifySendsRepo,
   VerifySettingsRepo,
 } from "../../ports/store/verify.ts"
+import { type ChargeParameter, WalletChargeSql } from "../../ports/store/wallet.ts"
 import { client, first, json, num, numOrNull, type Row, toJson } from "./rows.ts"
-import { chargeCtes, chargedColumns, toCharged } from "./wallet.ts"
 
 export const verificationColumns =
   `id, application_id, account_id, "to", channel, reference, client_ip, mode, status, attempts,
@@ -128,18 +128,34 @@ const verificationTypes = [
 const verificationColumnList = verificationColumns.split(",").map((c) => c.trim())
 
 /**
+ * The wallet's charge parameters in the send's statement: its amount is the send's price and its account the
+ * application's (both bound once); the ledger row's are its own.
+ */
+const chargeParameter = (name: ChargeParameter) =>
+  name === "amount" ? "price" : name === "account" ? "account" : `charge.${name}`
+
+/**
  * A send in one statement (`VerifySendsRepo.send`), autocommitted: one round trip and one commit, no BEGIN.
  *
- * `pre` judges every gate on the statement's snapshot, without a lock: the settings the send was prepared
- * with are still the saved ones, the destination's and the client IP's rolling hour hold room, the day's
- * spend admits the price, the application is not paused, the wallet holds the price. Only when all pass do the
- * writes run, each reading the one before it, so the rows other sends want are taken in one order (the
- * destination's, the client IP's, the wallet's, the day's spend, the guard's minute), each judged again under
- * its row lock: a concurrent send may have taken the room since the snapshot. A send that loses such a race
+ * It implements Verify's send rules as core/verify/send-rules.ts states them: `pre` judges each gate of
+ * `sendGates` as one column, on the statement's snapshot and without a lock (the settings the send was prepared
+ * with are still the saved ones; `destination` and `client_ip`, the rolling hours hold room; `spend`, the day's
+ * spend admits the price; `paused`; `wallet`, the wallet's charge port says the balance covers the price), and
+ * `go` is `admitted`. Only when all pass do the writes run, each reading the one before it, so the rows other
+ * sends want are taken in one order (the destination's, the client IP's, the wallet's, the day's spend, the
+ * guard's minute), each judged again under its row lock: a concurrent send may have taken the room since the
+ * snapshot. A send that loses such a race
  * after its first write is undone by raising `verify_send_undone` (migration verify 0005) with what each write
  * found, so a refusal that the snapshot foresees (all but a race at the edge) is an answer, not an error.
  */
-const sendText = (update: boolean, ip: boolean, spend: boolean, charge: boolean, guard: boolean) => {
+const sendText = (
+  wallet: WalletChargeSql["Type"],
+  update: boolean,
+  ip: boolean,
+  spend: boolean,
+  charge: boolean,
+  guard: boolean,
+) => {
   const { names, p } = namedParameters()
   const app = `${p("application")}::uuid`
   const now = `${p("now")}::bigint`
@@ -162,7 +178,6 @@ const sendText = (update: boolean, ip: boolean, spend: boolean, charge: boolean,
   const clientIpCap = ip ? `${p("clientIpCap")}::int` : ""
   const dayStart = spend ? `${p("dayStart")}::bigint` : ""
   const spendCap = spend ? `coalesce(${p("spendCap")}::bigint, ${noCap})` : ""
-  const account = charge ? `${p("account")}::uuid` : ""
   const gates = [
     `(SELECT settings FROM verify_settings WHERE application_id = ${app}) IS NOT DISTINCT FROM ${
       p("settings")
@@ -176,9 +191,7 @@ const sendText = (update: boolean, ip: boolean, spend: boolean, charge: boolean,
         + ${price} <= ${spendCap} AS spend`
       : `true AS spend`,
     `coalesce((SELECT paused FROM a), false) AS paused`,
-    charge
-      ? `coalesce((SELECT balance_halalas >= ${price} FROM wallets WHERE account_id = ${account}), false) AS wallet`
-      : `true AS wallet`,
+    charge ? `${wallet.covers((name) => p(chargeParameter(name)))} AS wallet` : `true AS wallet`,
   ]
   const ctes = [
     `a AS (SELECT paused, unpaused_at FROM applications WHERE id = ${app})`,
@@ -189,16 +202,7 @@ const sendText = (update: boolean, ip: boolean, spend: boolean, charge: boolean,
   if (ip) ctes.push(`i AS (${rollingClaim("verify_client_ips", "client_ip", clientIp, clientIpCap, "d")})`)
   let last = ip ? "i" : "d"
   if (charge) {
-    const names = [
-      "price",
-      "account",
-      "charge.kind",
-      "charge.amount",
-      "charge.product",
-      "charge.reference",
-      "charge.at",
-    ]
-    ctes.push(chargeCtes((i) => p(names[i]), `EXISTS (SELECT 1 FROM ${last})`))
+    ctes.push(wallet.ctes((name) => p(chargeParameter(name)), `EXISTS (SELECT 1 FROM ${last})`))
     last = "charged"
   }
   if (spend) {
@@ -240,7 +244,7 @@ const sendText = (update: boolean, ip: boolean, spend: boolean, charge: boolean,
     `CASE WHEN NOT pre.fresh THEN (SELECT settings FROM verify_settings WHERE application_id = ${app}) END AS settings`,
     `(SELECT unpaused_at FROM a) AS unpaused_at`,
     `EXISTS (SELECT 1 FROM sent) AS written`,
-    ...(charge ? [chargedColumns] : []),
+    ...(charge ? [wallet.columns] : []),
     ...(guard ? [guardSum("sends"), guardSum("verified")] : []),
     `CASE WHEN EXISTS (SELECT 1 FROM d) AND NOT EXISTS (SELECT 1 FROM sent) THEN verify_send_undone(json_build_object(
       'client_ip', ${ip ? "EXISTS (SELECT 1 FROM i)" : "true"},
@@ -250,18 +254,8 @@ const sendText = (update: boolean, ip: boolean, spend: boolean, charge: boolean,
   ]
   const text = `WITH ${ctes.join(",\n    ")}
   SELECT ${columns.join(",\n    ")}
-  FROM pre` +
-    (charge ? ` LEFT JOIN charged c ON true LEFT JOIN wallet_settings s ON s.account_id = c.account_id` : "")
+  FROM pre${charge ? wallet.joins : ""}`
   return { text, names }
-}
-
-/** The texts of `sendText`, each built on first use (32 variants). */
-const sendTexts = new Map<string, ReturnType<typeof sendText>>()
-export const sendTextFor = (update: boolean, ip: boolean, spend: boolean, charge: boolean, guard: boolean) => {
-  const key = `${update}${ip}${spend}${charge}${guard}`
-  let text = sendTexts.get(key)
-  if (text === undefined) sendTexts.set(key, text = sendText(update, ip, spend, charge, guard))
-  return text
 }
 
 /** What `verify_send_undone` carries: how far a send that lost a race under a row lock got. */
@@ -311,45 +305,54 @@ const eventsJson = (events: ReadonlyArray<OutboxEvent>) =>
     ordinal,
   })))
 
-/** A send's statement: its text (by the parts the attempt has) and its parameters, in the text's order. */
-export const sendStatement = (attempt: SendAttempt): { readonly text: string; readonly params: Array<unknown> } => {
-  const { send: s, verification } = attempt
-  const { charge, spend } = attempt
-  const { names, text } = sendTextFor(
-    verification._tag === "Update",
-    s.clientIp !== null,
-    spend !== null,
-    charge !== null,
-    attempt.guardSince !== null,
-  )
-  const values: Record<string, unknown> = {
-    application: s.applicationId,
-    now: s.sentAt,
-    since: attempt.since,
-    price: s.priceHalalas,
-    to: s.to,
-    clientIp: s.clientIp,
-    sendClientIp: s.clientIp,
-    destinationCap: attempt.caps.destination,
-    clientIpCap: attempt.caps.clientIp,
-    settings: Option.isSome(attempt.settings) ? toJson(attempt.settings.value) : null,
-    guardMinute: attempt.guardMinute,
-    guardSince: attempt.guardSince,
+/**
+ * The send's statements over the wallet's charge (`WalletChargeSql`): `textFor` the text of each variant, built
+ * on first use (32 variants), and `statement` an attempt's text and parameters, in the text's order.
+ */
+export const sendStatements = (wallet: WalletChargeSql["Type"]) => {
+  const texts = new Map<string, ReturnType<typeof sendText>>()
+  const textFor = (update: boolean, ip: boolean, spend: boolean, charge: boolean, guard: boolean) => {
+    const key = `${update}${ip}${spend}${charge}${guard}`
+    let text = texts.get(key)
+    if (text === undefined) texts.set(key, text = sendText(wallet, update, ip, spend, charge, guard))
+    return text
   }
-  if (spend !== null) {
-    values.dayStart = spend.dayStart
-    values.spendCap = spend.capHalalas
+  const statement = (attempt: SendAttempt): { readonly text: string; readonly params: Array<unknown> } => {
+    const { send: s, verification } = attempt
+    const { charge, spend } = attempt
+    const { names, text } = textFor(
+      verification._tag === "Update",
+      s.clientIp !== null,
+      spend !== null,
+      charge !== null,
+      attempt.guardSince !== null,
+    )
+    const values: Record<string, unknown> = {
+      application: s.applicationId,
+      now: s.sentAt,
+      since: attempt.since,
+      price: s.priceHalalas,
+      to: s.to,
+      clientIp: s.clientIp,
+      sendClientIp: s.clientIp,
+      destinationCap: attempt.caps.destination,
+      clientIpCap: attempt.caps.clientIp,
+      settings: Option.isSome(attempt.settings) ? toJson(attempt.settings.value) : null,
+      guardMinute: attempt.guardMinute,
+      guardSince: attempt.guardSince,
+    }
+    if (spend !== null) {
+      values.dayStart = spend.dayStart
+      values.spendCap = spend.capHalalas
+    }
+    if (charge !== null) {
+      const charged = wallet.values(charge)
+      for (const name in charged) values[chargeParameter(name as ChargeParameter)] = charged[name as ChargeParameter]
+    }
+    verificationParams(verification.value).forEach((value, i) => (values[`v${i}`] = value))
+    return { text, params: names.map((name) => values[name]) }
   }
-  if (charge !== null) {
-    values.account = charge.accountId
-    values["charge.kind"] = charge.kind
-    values["charge.amount"] = charge.amountHalalas
-    values["charge.product"] = charge.product
-    values["charge.reference"] = charge.reference
-    values["charge.at"] = charge.at
-  }
-  verificationParams(verification.value).forEach((value, i) => (values[`v${i}`] = value))
-  return { text, params: names.map((name) => values[name]) }
+  return { textFor, statement } as const
 }
 
 export const VerificationsRepoSql = Layer.effect(
@@ -426,9 +429,11 @@ export const VerifySendsRepoSql = Layer.effect(
   VerifySendsRepo,
   Effect.gen(function* () {
     const sql = yield* client
+    const wallet = yield* WalletChargeSql
+    const statements = sendStatements(wallet)
     const send = (attempt: SendAttempt): Effect.Effect<SendOutcome> => {
       const { charge } = attempt
-      const { params, text } = sendStatement(attempt)
+      const { params, text } = statements.statement(attempt)
       return sql.unsafe(text, params).pipe(
         Effect.map(([row]): SendOutcome => {
           if (row.fresh !== true) {
@@ -448,7 +453,7 @@ export const VerifySendsRepoSql = Layer.effect(
             spendAdmitted: row.spend === true,
             paused: row.paused === true,
             unpausedAt: numOrNull(row.unpaused_at) as Millis | null,
-            charged: charge === null ? null : written ? Option.some(toCharged(row)) : Option.none(),
+            charged: charge === null ? null : written ? Option.some(wallet.charged(row)) : Option.none(),
             guard: attempt.guardSince === null || !written
               ? null
               : { sends: num(row.guard_sends) + 1, verified: num(row.guard_verified) },

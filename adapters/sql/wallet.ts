@@ -9,6 +9,7 @@ import type { AccountId } from "../../core/shared/brands.ts"
 import {
   type Buyer,
   type Charged,
+  type ChargeParameter,
   type LedgerEntry,
   type LinkStatus,
   type Proforma,
@@ -17,6 +18,7 @@ import {
   type TopupLink,
   TopupLinksRepo,
   type TopupMethod,
+  WalletChargeSql,
   WalletRepo,
   type WalletSettings,
 } from "../../ports/store/wallet.ts"
@@ -52,39 +54,64 @@ const toTopup = (row: Row): Topup => ({
 
 /**
  * A charge as two CTEs (`charged`, `entry`) of a statement: the balance taken only when it holds the amount, and
- * its ledger row only then. `p(i)` names the statement's parameters: `p(0)` the amount taken (positive), `p(1)`
- * the account, `p(2)..p(6)` the ledger row's kind, amount, product, reference, time; `onlyIf`, a further condition
- * of the charge. Verify's send takes a charge in its own statement with these (adapters/sql/verify.ts).
+ * its ledger row only then. `p` names the statement's parameters (`ChargeParameter`); `onlyIf`, a further
+ * condition of the charge. The wallet's own charge is this statement alone; Verify's send takes it inside its own
+ * statement, through the port (`WalletChargeSql`).
  */
-export const chargeCtes = (p: (i: number) => string, onlyIf = "true") =>
-  `charged AS (
-    UPDATE wallets SET balance_halalas = balance_halalas - ${p(0)}::bigint
-    WHERE account_id = ${p(1)}::uuid AND balance_halalas >= ${p(0)}::bigint AND ${onlyIf}
+const chargeCtes = (p: (name: ChargeParameter) => string, onlyIf = "true") => {
+  const amount = `${p("amount")}::bigint`
+  const row = [`${p("kind")}::text`, `${p("entryAmount")}::bigint`, `${p("product")}::text`, `${p("reference")}::text`]
+  return `charged AS (
+    UPDATE wallets SET balance_halalas = balance_halalas - ${amount}
+    WHERE account_id = ${p("account")}::uuid AND balance_halalas >= ${amount} AND ${onlyIf}
     RETURNING account_id, balance_halalas
   ), entry AS (
     INSERT INTO ledger (account_id, kind, amount_halalas, product, reference, at)
-    SELECT account_id, ${p(2)}::text, ${p(3)}::bigint, ${p(4)}::text, ${p(5)}::text, ${p(6)}::bigint FROM charged
+    SELECT account_id, ${row.join(", ")}, ${p("at")}::bigint FROM charged
   )`
+}
 
-/** The parameters of `chargeCtes` for a charge entry, in its order. */
-export const chargeParams = (e: LedgerEntry): Array<unknown> => [
-  -e.amountHalalas,
-  e.accountId,
-  e.kind,
-  e.amountHalalas,
-  e.product,
-  e.reference,
-  e.at,
-]
+const chargeValues = (e: LedgerEntry): Record<ChargeParameter, unknown> => ({
+  amount: -e.amountHalalas,
+  account: e.accountId,
+  kind: e.kind,
+  entryAmount: e.amountHalalas,
+  product: e.product,
+  reference: e.reference,
+  at: e.at,
+})
+
+/** The wallet's own charge binds them as `$1..$7`, in this order. */
+const chargeOrder = Object.keys(chargeValues({} as LedgerEntry)) as ReadonlyArray<ChargeParameter>
 
 /** What a charge answers (with `charged c LEFT JOIN wallet_settings s`): the balance after it and the settings. */
-export const chargedColumns = `c.balance_halalas, s.low_balance_alert_halalas, s.auto_topup_enabled,
+const chargedColumns = `c.balance_halalas, s.low_balance_alert_halalas, s.auto_topup_enabled,
   s.auto_topup_threshold_halalas, s.auto_topup_amount_halalas, s.card_brand, s.card_last4, s.card_token`
 
-export const toCharged = (row: Row): Charged => ({ balance: num(row.balance_halalas), settings: toSettings(row) })
+const toCharged = (row: Row): Charged => ({ balance: num(row.balance_halalas), settings: toSettings(row) })
 
-const chargeText = `WITH ${chargeCtes((i) => `$${i + 1}`)}
+const chargeText = `WITH ${chargeCtes((name) => `$${chargeOrder.indexOf(name) + 1}`)}
   SELECT ${chargedColumns} FROM charged c LEFT JOIN wallet_settings s ON s.account_id = c.account_id`
+
+const chargeParams = (e: LedgerEntry): Array<unknown> => {
+  const values = chargeValues(e)
+  return chargeOrder.map((name) => values[name])
+}
+
+/** The wallet's charge as a part of another statement (the port's comment says how it is used). */
+export const walletChargeSql: WalletChargeSql["Type"] = {
+  covers: (p) => {
+    const [amount, account] = [`${p("amount")}::bigint`, `${p("account")}::uuid`]
+    return `coalesce((SELECT balance_halalas >= ${amount} FROM wallets WHERE account_id = ${account}), false)`
+  },
+  ctes: chargeCtes,
+  joins: ` LEFT JOIN charged c ON true LEFT JOIN wallet_settings s ON s.account_id = c.account_id`,
+  columns: chargedColumns,
+  values: chargeValues,
+  charged: toCharged,
+}
+
+export const WalletChargeSqlLive = Layer.succeed(WalletChargeSql, walletChargeSql)
 
 export const WalletRepoSql = Layer.effect(
   WalletRepo,

@@ -32,7 +32,8 @@ import { products } from "../../adapters/products.ts"
 import { riyadhDayStart } from "../../core/shared/riyadh.ts"
 import { Prices, VerifyLimits } from "../../core/limits.ts"
 import { defaultSettings } from "../../core/verify/settings.ts"
-import { sendStatement, sendTextFor } from "../../adapters/sql/verify.ts"
+import { sendStatements } from "../../adapters/sql/verify.ts"
+import { walletChargeSql } from "../../adapters/sql/wallet.ts"
 import type { AccountId, Millis } from "../../core/shared/brands.ts"
 import type { Verification, VerifySend } from "../../core/verify/model.ts"
 import {
@@ -52,7 +53,8 @@ import {
 // adapters/sql/verify.ts (the send, taken from the adapter itself: its text is built from parts; transition:
 // with events and the guard's credit).
 
-const sendText = sendTextFor(false, false, true, true, false)
+const statements = sendStatements(walletChargeSql)
+const sendText = statements.textFor(false, false, true, true, false)
 
 const verificationColumns =
   `id, application_id, account_id, "to", channel, reference, client_ip, mode, status, attempts, max_attempts, resends, code_hash, expires_at, verified_at, created_at, updated_at`
@@ -281,7 +283,7 @@ const startSend = async (q: Db["query"], s: Seed, id: string, to: string, now: n
     priceHalalas: price,
     sentAt: now,
   } as VerifySend
-  const { params } = sendStatement({
+  const { params } = statements.statement({
     send,
     verification: {
       _tag: "Insert",

@@ -17,7 +17,7 @@ import {
 import { Secrets } from "../../ports/secrets.ts"
 import type { Application } from "../accounts/model.ts"
 import { notFound, SendFailed } from "../errors.ts"
-import { Prices, VerifyLimits } from "../limits.ts"
+import { VerifyLimits } from "../limits.ts"
 import type { KeyPrincipal } from "../pipeline/authenticate.ts"
 import type { EventId, Millis, VerificationId } from "../shared/brands.ts"
 import { halalas, isUuid } from "../shared/brands.ts"
@@ -32,11 +32,11 @@ import {
   insufficientCredits,
   refund,
 } from "../wallet/charge.ts"
-import { guardSince, guardSlot, guardWouldTrip, minuteOf, tripGuard, verifiedCredit } from "./guard.ts"
+import { guardSlot, guardWouldTrip, tripGuard, verifiedCredit } from "./guard.ts"
 import { type Command, decide, type Decision, hasExpired, type VerificationEvent } from "./machine.ts"
 import type { Verification, VerifySend, VerifySettings } from "./model.ts"
 import type { CheckInput, StartInput } from "./requests.ts"
-import { judgeSend, sandboxGates, type Unaffordable } from "./gates.ts"
+import { judgeSend, sandboxGates, sendAttempt, sendPrice, type Unaffordable } from "./send-rules.ts"
 import { defaultSettings } from "./settings.ts"
 import { verificationJson } from "./wire.ts"
 import { untracedStacks } from "../shared/tracing.ts"
@@ -148,8 +148,6 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
       at,
     })
 
-    const priceFor = (p: KeyPrincipal) => (isSandboxMode(p.mode) ? 0 : Prices.verifySmsHalalas)
-
     /**
      * The saved settings each application's sends were last prepared with: a hint (the send's statement checks
      * it and answers the saved ones when they changed), so a send needs no read of its own. 10,000 applications
@@ -182,19 +180,7 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
           readonly state: Pick<Application, "paused" | "unpausedAt">
         }
       return Effect.flatMap(
-        sends.send({
-          send,
-          verification,
-          settings: saved,
-          since: (send.sentAt - VerifyLimits.capWindowMs) as Millis,
-          caps: { destination: settings.hourly_cap_per_destination, clientIp: settings.max_per_ip_per_hour },
-          spend: priced
-            ? { dayStart: riyadhDayStart(send.sentAt) as Millis, capHalalas: settings.daily_spend_cap_halalas }
-            : null,
-          charge: request === null ? null : chargeEntry(request),
-          guardMinute: minuteOf(send.sentAt),
-          guardSince: settings.guard.enabled ? guardSince(send.sentAt) : null,
-        }),
+        sends.send(sendAttempt(send, verification, saved, settings, request === null ? null : chargeEntry(request))),
         (outcome): Effect.Effect<Admitted, Effect.Effect.Error<ReturnType<typeof judgeSend>>> => {
           if (outcome._tag === "Stale") {
             settingsHint.set(send.applicationId, outcome.settings)
@@ -273,7 +259,7 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
 
     const start = Effect.fn("Verify.start", untracedStacks)(function* (p: KeyPrincipal, input: StartInput) {
       const id = (yield* secrets.uuid) as VerificationId
-      const price = priceFor(p)
+      const price = sendPrice(p.mode)
       const sandbox = isSandboxMode(p.mode)
       for (let attempt = 0; attempt < staleAttempts; attempt++) {
         const { saved, settings } = preparedOn(p.application)
@@ -326,7 +312,7 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
     })
 
     const resend = Effect.fn("Verify.resend", untracedStacks)(function* (p: KeyPrincipal, id: string) {
-      const price = priceFor(p)
+      const price = sendPrice(p.mode)
       for (let attempt = 0; attempt < staleAttempts; attempt++) {
         const { saved, settings } = preparedOn(p.application)
         const code = yield* secrets.randomDigits(settings.code_length)
@@ -344,7 +330,7 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
           }
           const send = sendOf(d.next, price, now)
           const sent = yield* admit(p, saved, settings, { _tag: "Update", value: d.next }, send)
-          // Unaffordable fails the transaction: a send that lost the wallet's race left it aborted (gates.ts).
+          // Unaffordable fails the transaction: a send that lost the wallet's race left it aborted (send-rules.ts).
           if (sent._tag === "Unaffordable") return yield* Effect.fail(sent)
           return sent._tag === "Stale" ? sent : { ...sent, before, next: d.next, send }
         })).pipe(

@@ -113,8 +113,9 @@ export type SendOutcome = SendJudged | SendStale
 export class VerifySendsRepo extends Context.Tag("ports/VerifySendsRepo")<VerifySendsRepo, {
   /**
    * A send in one round trip and one statement (no transaction needed; in one, it joins it): judged on the
-   * settings it was prepared with, the destination's and the client IP's rolling hour, the day's spend, the
-   * application's pause and the wallet, and written only when all of them pass. Sends to one destination
+   * settings it was prepared with, then on Verify's send rules (core/verify/send-rules.ts, `sendGates`: the
+   * destination's and the client IP's rolling hour, the day's spend, the application's pause and the wallet),
+   * and written only when all of them pass (`admitted`). Sends to one destination
    * serialize on its row; sends to others do not.
    */
   readonly send: (attempt: SendAttempt) => Effect.Effect<SendOutcome>

@@ -83,6 +83,33 @@ export class WalletRepo extends Context.Tag("ports/WalletRepo")<WalletRepo, {
   readonly saveSettings: (accountId: AccountId, settings: WalletSettings) => Effect.Effect<void>
 }>() {}
 
+/** The parameters of a charge taken inside another statement (`WalletChargeSql`). */
+export type ChargeParameter = "amount" | "account" | "kind" | "entryAmount" | "product" | "reference" | "at"
+
+/**
+ * The wallet's charge as a part of another product's statement, on the SQL stores only: Verify's send is judged,
+ * charged and recorded in one statement (adapters/sql/verify.ts), and takes the charge through this port rather
+ * than from the wallet's tables. Its parts are texts, resolved once when the repository's layer is built: no
+ * work per request. `p(name)` binds one of the charge's parameters in the host statement (`values` gives them
+ * for a ledger entry); the parts name the CTEs `charged` and `entry` and the aliases `c` and `s`.
+ */
+export class WalletChargeSql extends Context.Tag("ports/WalletChargeSql")<WalletChargeSql, {
+  /** A boolean expression: the account's balance covers `amount` (on the statement's snapshot, without a lock). */
+  readonly covers: (p: (name: ChargeParameter) => string) => string
+  /**
+   * CTEs `charged` (one row, the balance after the charge, when the balance held `amount` under the row's lock
+   * and `onlyIf` holds; none otherwise) and `entry` (its ledger row, only then).
+   */
+  readonly ctes: (p: (name: ChargeParameter) => string, onlyIf: string) => string
+  /** Joins to append to the statement's FROM: what `columns` reads (nulls when the charge was not taken). */
+  readonly joins: string
+  /** The select-list of a taken charge, read back with `charged`. */
+  readonly columns: string
+  /** The values of the parameters for a charge entry (its `amountHalalas` negative). */
+  readonly values: (entry: LedgerEntry) => Readonly<Record<ChargeParameter, unknown>>
+  readonly charged: (row: Readonly<Record<string, any>>) => Charged
+}>() {}
+
 export type LinkStatus = "open" | "paid"
 
 /** A top-up link (payment page): `expired` is read from `expiresAt`, never stored. */

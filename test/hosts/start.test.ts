@@ -2,7 +2,7 @@
  * Starting the server as a newcomer does: HOST and PORT=0 in the banner, `--demo` to get demo keys again
  * on a store that already holds the demo account, and the Bun host's choice of server (`BUN_SERVER`).
  */
-import { mkdtempSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { connect } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -134,4 +134,26 @@ describe("`BUN_SERVER=serve` runs the Bun host on Bun.serve over the web handler
       /BUN_SERVER must be "node" \(the default\) or "serve", not "uws"/,
     )
   })
+})
+
+describe("a new data directory starts from the store snapshot on every host (issue 28: unpacked before PGlite opens it)", () => {
+  for (const host of ["node", "deno", "bun"] as const) {
+    it(`${host}: a new directory is unpacked, answers, and opens again as it was left`, async () => {
+      const dataDir = join(dir, `new-${host}`)
+      const env = { PGLITE_DIR: dataDir, PORT: "0", CONSOLE_TOKEN: "console-start-token" }
+      const first = await startHost(host, env)
+      try {
+        expect(existsSync(join(dataDir, "PG_VERSION"))).toBe(true)
+        expect((await jsonCall(first.baseUrl)("GET", "/healthz")).status).toBe(200)
+      } finally {
+        expect(await first.stop()).toBe(0)
+      }
+      const again = await startHost(host, env, { args: ["--demo"] })
+      try {
+        expect(again.banner.demoAccount).toBe(first.banner.demoAccount)
+      } finally {
+        expect(await again.stop()).toBe(0)
+      }
+    }, 120_000)
+  }
 })

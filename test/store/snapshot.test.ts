@@ -95,6 +95,22 @@ describe("a new store starts from the snapshot, and the snapshot is the migratio
     }).pipe(Effect.orDie, Effect.ensuring(Effect.sync(() => fs.rmSync(dataDir, { recursive: true, force: true }))))
   }, 60_000)
 
+  it.effect("a directory left half-unpacked (no PG_VERSION, written last) is new: unpacked again and opened", () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pglite-snapshot-"))
+    fs.mkdirSync(path.join(dataDir, "base"))
+    fs.writeFileSync(path.join(dataDir, "base", "half-written"), "x")
+    fs.writeFileSync(path.join(dataDir, "postgresql.conf"), "# cut off")
+    const open = Effect.provide(
+      Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM accounts`),
+      PgliteStoreLive(dataDir),
+    )
+    return Effect.gen(function* () {
+      assert.deepStrictEqual(yield* open, [{ n: 0 }])
+      assert.isTrue(fs.existsSync(path.join(dataDir, "PG_VERSION")))
+      assert.notStrictEqual(fs.readFileSync(path.join(dataDir, "postgresql.conf"), "utf8"), "# cut off")
+    }).pipe(Effect.orDie, Effect.ensuring(Effect.sync(() => fs.rmSync(dataDir, { recursive: true, force: true }))))
+  }, 60_000)
+
   it.effect("a product added to the list after the snapshot was made still gets its migrations", () => {
     const notes: Migrating = {
       name: "notes",

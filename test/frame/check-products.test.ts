@@ -2,7 +2,10 @@
 import { Effect, Either, Schema } from "effect"
 import { describe, expect, it } from "vitest"
 import { product } from "../../adapters/product.ts"
-import { checkProducts, products } from "../../adapters/products.ts"
+import { checkProducts, products, smsGatewayOf } from "../../adapters/products.ts"
+import { SmsGatewaySimulator } from "../../adapters/sms/simulator.ts"
+import { SmsGatewayUnifonic } from "../../adapters/sms/unifonic.ts"
+import { Cause, Exit, Layer } from "effect"
 import { operation } from "../../core/pipeline/operation.ts"
 import { ApiErrorClass } from "../../core/shared/api-error.ts"
 import { Verify } from "../../core/verify/service.ts"
@@ -55,6 +58,21 @@ describe("the products list is checked when it is folded", () => {
     })
     expect(() => checkProducts([...products, twice])).toThrow(
       /Two operations answer GET \/v1\/probe\.[\s\S]*Two operations are named probe\.again\./,
+    )
+  })
+})
+
+describe("the SMS provider switch folds over the products list (each product offers its gateways by name)", () => {
+  it("SMS_PROVIDER names a gateway some product offers", () => {
+    expect(smsGatewayOf(products, "simulator")).toBe(SmsGatewaySimulator)
+    expect(smsGatewayOf(products, "unifonic")).toBe(SmsGatewayUnifonic)
+  })
+
+  it("a name no product offers fails the start, listing those offered", async () => {
+    const gateway = smsGatewayOf(products, "twilio") as Layer.Layer<unknown, unknown>
+    const exit = await Effect.runPromiseExit(Effect.scoped(Layer.build(gateway)))
+    expect(Exit.isFailure(exit) && Cause.pretty(exit.cause)).toContain(
+      "unknown SMS_PROVIDER: twilio (the products offer unifonic, simulator)",
     )
   })
 })

@@ -6,8 +6,9 @@
  * on its Schema: `Schema.String.annotations({ [ErrorCode]: "too_long" })`), else `invalid`.
  */
 import { Either, Option, ParseResult, Schema, SchemaAST } from "effect"
-import { InvalidRequest } from "./errors.ts"
-import { echo } from "../shared/text.ts"
+import { InvalidRequest, type NotFound, notFound } from "./errors.ts"
+import { echo, isStorableText, unstorableMessage } from "../shared/text.ts"
+import type { Decoded, Parameter, RawInput } from "./operation.ts"
 
 /** The annotation naming a field's refusal code. */
 export const ErrorCode: unique symbol = Symbol.for("sa-messaging/ErrorCode")
@@ -143,3 +144,89 @@ export const decodeQueryWith = <A, I>(schema: Schema.Schema<A, I>) => {
     ))
   }
 }
+
+const noQuery: Readonly<Record<string, unknown>> = Object.freeze({})
+
+/**
+ * The decoder an operation gets when it declares none (core/pipeline/operation.ts): each path value by its
+ * parameter's Schema (one it refuses, or text no store can hold, names nothing: `404 not_found`), the declared
+ * query parameters by theirs and the body by its Schema (`400 invalid_request` naming every refused field of
+ * either). A query parameter the operation does not declare is ignored, as it always was; except where the
+ * query is recorded (`storeQuery`: an account operation's approval and audit keep it), there a name or value no
+ * store can hold is refused too. Built once per operation; a request allocates its input and little else.
+ */
+export const decodeInput = (
+  body: Schema.Schema.Any | undefined,
+  parameters: ReadonlyArray<Parameter<string, Schema.Schema.Any>>,
+  storeQuery: boolean,
+): (raw: RawInput) => Either.Either<Decoded<any, any>, InvalidRequest | NotFound> => {
+  const decodeBody = body === undefined ? undefined : decodeWith(body as Schema.Schema<unknown, unknown>)
+  const path = parameters.filter((p) => p.in === "path").map((p) => ({
+    name: p.name,
+    decode: Schema.decodeUnknownEither(p.schema as Schema.Schema<unknown, unknown>),
+  }))
+  const declared = parameters.filter((p) => p.in === "query")
+  const queryNames = declared.map((p) => p.name)
+  const decodeQuery = declared.length === 0 ? undefined : decodeWith(
+    Schema.Struct(
+      Object.fromEntries(declared.map((p) => [p.name, p.required ? p.schema : Schema.optional(p.schema)])),
+    ) as unknown as Schema.Schema<unknown, unknown>,
+  )
+  return (raw) => {
+    for (const p of path) {
+      const value = raw.params[p.name]
+      if (value === undefined || !isStorableText(value) || Either.isLeft(p.decode(value))) return Either.left(notFound)
+    }
+    let refused: InvalidRequest | undefined
+    let query = noQuery
+    if (decodeQuery !== undefined || storeQuery) {
+      const given = queryOf(raw.query, storeQuery ? undefined : queryNames)
+      if (given instanceof InvalidRequest) refused = given
+      else if (decodeQuery !== undefined) {
+        const decoded = decodeQuery(given)
+        if (Either.isLeft(decoded)) refused = decoded.left
+        else query = decoded.right as Record<string, unknown>
+      }
+    }
+    let decodedBody: unknown = undefined
+    if (decodeBody !== undefined) {
+      const decoded = decodeBody(raw.body ?? {})
+      if (Either.isLeft(decoded)) refused = refused === undefined ? decoded.left : both(refused, decoded.left)
+      else decodedBody = decoded.right
+    }
+    if (refused !== undefined) return Either.left(refused)
+    return Either.right({ body: decodedBody, params: raw.params, query, raw })
+  }
+}
+
+/**
+ * The query's parameters named in `names` (every one when undefined), each given once and storable, as an
+ * object of strings; or the refusal naming those given twice or holding text no store can hold.
+ */
+const queryOf = (
+  query: URLSearchParams,
+  names: ReadonlyArray<string> | undefined,
+): Record<string, string> | InvalidRequest => {
+  const out: Record<string, string> = {}
+  let fields: Record<string, string> | undefined
+  for (const [name, value] of query) {
+    if (names !== undefined && !names.includes(name)) continue
+    const why = !isStorableText(name) || !isStorableText(value)
+      ? unstorableMessage
+      : Object.prototype.hasOwnProperty.call(out, name)
+      ? "is given more than once"
+      : undefined
+    if (why !== undefined) (fields ??= {})[isStorableText(name) ? name : JSON.stringify(name).slice(1, -1)] = why
+    else out[name] = value
+  }
+  return fields === undefined
+    ? out
+    : fieldsRefused(fields, Object.fromEntries(Object.keys(fields).map((n) => [n, "invalid"])))
+}
+
+/** One refusal naming the fields of two. */
+const both = (a: InvalidRequest, b: InvalidRequest): InvalidRequest =>
+  fieldsRefused(
+    { ...(a.fields as Record<string, string>), ...(b.fields as Record<string, string>) },
+    { ...(a.errors as Record<string, string>), ...(b.errors as Record<string, string>) },
+  )

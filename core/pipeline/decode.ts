@@ -13,6 +13,18 @@ import type { Decoded, Parameter, RawInput } from "./operation.ts"
 /** The annotation naming a field's refusal code. */
 export const ErrorCode: unique symbol = Symbol.for("sa-messaging/ErrorCode")
 
+/**
+ * The annotation of a body that ignores the fields it does not take (the console's, DECISIONS 2, where an unknown
+ * field was never refused), and with `nullIsAbsent` reads a top-level `null` as a field not given.
+ */
+export const Lenient: unique symbol = Symbol.for("sa-messaging/Lenient")
+export interface LenientReading {
+  readonly nullIsAbsent: boolean
+}
+
+/** The annotation of a field refused as one (`ip_allowlist`, not `ip_allowlist[3]`), whatever inside it failed. */
+export const OneField: unique symbol = Symbol.for("sa-messaging/OneField")
+
 /** A field's name as a refusal gives it: its path. */
 const nameOf = (path: ReadonlyArray<PropertyKey>): string =>
   path.reduce<string>(
@@ -47,6 +59,7 @@ const leaves = (
   issue: ParseResult.ParseIssue,
   path: ReadonlyArray<PropertyKey>,
 ): Array<{ path: ReadonlyArray<PropertyKey>; issue: ParseResult.ParseIssue }> => {
+  if ("ast" in issue && SchemaAST.getAnnotation(issue.ast, OneField).pipe(Option.isSome)) return [{ path, issue }]
   switch (issue._tag) {
     case "Pointer": {
       const keys = Array.isArray(issue.path) ? issue.path : [issue.path]
@@ -76,11 +89,17 @@ const leaves = (
  * every refused field. `onExcessProperty: "error"` makes a field the operation does not take `unknown`.
  */
 export const decodeWith = <A, I>(schema: Schema.Schema<A, I>) => {
-  const decode = Schema.decodeUnknownEither(schema, { errors: "all", onExcessProperty: "error" })
+  const lenient = SchemaAST.getAnnotation<LenientReading>(schema.ast, Lenient).pipe(Option.getOrUndefined)
+  const decode = Schema.decodeUnknownEither(schema, {
+    errors: "all",
+    onExcessProperty: lenient === undefined ? "error" : "ignore",
+  })
   // `Schema.Struct({})` is TypeScript's `{}`: it takes any object, extra properties included. An operation
   // that takes no fields must still refuse every one.
-  const noFields = takesNoFields(schema)
-  return (input: unknown): Either.Either<A, InvalidRequest> => {
+  const noFields = lenient === undefined && takesNoFields(schema)
+  const withoutNulls = lenient?.nullIsAbsent === true
+  return (given: unknown): Either.Either<A, InvalidRequest> => {
+    const input = withoutNulls ? nullsDropped(given) : given
     if (noFields && typeof input === "object" && input !== null && !Array.isArray(input)) {
       const extra = Object.keys(input)
       if (extra.length > 0) {
@@ -102,6 +121,13 @@ export const decodeWith = <A, I>(schema: Schema.Schema<A, I>) => {
       return fieldsRefused(fields, errors)
     })
   }
+}
+
+/** An object without its top-level `null` fields (the object itself when it has none). */
+const nullsDropped = (input: unknown): unknown => {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) return input
+  const entries = Object.entries(input)
+  return entries.some(([, v]) => v === null) ? Object.fromEntries(entries.filter(([, v]) => v !== null)) : input
 }
 
 /**

@@ -3,12 +3,13 @@
  * and the outputs the account API's wallet operations share with them.
  */
 import { Either, Schema } from "effect"
-import { accountParameter, body, consoleCaller as console, consoleDone as done, raw } from "../console/operations.ts"
+import { accountParameter, consoleCaller as console, consoleDone as done } from "../console/operations.ts"
 import { InvalidRequest, NotFound } from "../errors.ts"
 import { InvalidState } from "../accounts/errors.ts"
 import { Fields as FieldLimits, Wallet } from "../limits.ts"
 import { decodeWith } from "../pipeline/decode.ts"
 import { type AnyOperation, operation } from "../pipeline/operation.ts"
+import { consoleBody } from "../shared/fields.ts"
 import { WalletConsole } from "./console.ts"
 import { WalletTopups } from "./topups.ts"
 
@@ -99,13 +100,12 @@ export const walletConsoleOperations = [
     caller: console,
     answer: done,
     parameters: [accountParameter],
-    body: Schema.Struct({ amount_halalas: Schema.Int.pipe(Schema.between(1, FieldLimits.maxCreditHalalas)) }),
-    decode: raw,
+    body: consoleBody({ amount_halalas: Schema.Int.pipe(Schema.between(1, FieldLimits.maxCreditHalalas)) }),
     output: WalletOutput,
     errors: [NotFound],
     idempotent: false,
     service: WalletConsole,
-    run: (c, _, r) => c.creditWallet(r.params.account, body(r)),
+    run: (c, _, input) => c.creditWallet(input.params.account, input.body),
   }),
   operation({
     name: "console.wallet.settings",

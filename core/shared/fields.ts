@@ -26,7 +26,7 @@ export const Text = (max: number) =>
 
 /** A string with something in it besides white space. */
 export const NonBlank = <A extends string, I, R>(self: Schema.Schema<A, I, R>) =>
-  self.pipe(Schema.filter((s) => s.trim() !== "" || "must be a non-empty string"))
+  self.pipe(Schema.filter((s) => s.trim() !== "" || "must be a non-empty string", { jsonSchema: { minLength: 1 } }))
 
 /** A name the console takes: not blank, at most `max` characters, no control character. */
 export const ConsoleName = (max: number) => withoutControlCharacters(NonBlank(Text(max)))

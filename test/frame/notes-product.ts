@@ -3,12 +3,11 @@
  * migration, two declared operations and a job. The test adds it to the products list and nothing else.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import { Clock, Context, Effect, Either, Layer, Option, Schema } from "effect"
+import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
 import { deleteIn, memoryTables, setIn } from "../../adapters/memory/db.ts"
 import { dueAfterLease } from "../../adapters/jobs.ts"
 import { product } from "../../adapters/product.ts"
 import type { Migration } from "../../adapters/sql/migrate.ts"
-import { decodeWith } from "../../core/pipeline/decode.ts"
 import { type AnyOperation, operation } from "../../core/pipeline/operation.ts"
 import type { Job } from "../../core/shared/job.ts"
 import { JobsRepo } from "../../ports/store/jobs.ts"
@@ -88,7 +87,6 @@ const createNotes: Migration = {
 }
 
 const NoteBody = Schema.Struct({ body: Schema.String.pipe(Schema.minLength(1)) })
-const decodeNote = decodeWith(NoteBody)
 const NoteOutput = Schema.Struct({ id: Schema.UUID, body: Schema.String, created_at: Schema.Number })
 const render = (n: Note) => ({ id: n.id, body: n.body, created_at: n.createdAt })
 const console = { _tag: "Console" } as const
@@ -104,13 +102,12 @@ export const notesOperations = [
     answer: { status: 201, envelope: "data" },
     parameters: [],
     body: NoteBody,
-    // The declared Schema decodes the body: refused fields come back in `fields` and `errors`.
-    decode: ({ body }) => Either.map(decodeNote(body), (b) => b.body),
+    // No `decode`: the declared Schema decodes the body (refused fields come back in `fields` and `errors`).
     output: NoteOutput,
     errors: [],
     idempotent: false,
     service: NotesRepo,
-    run: (notes, _, text: string) =>
+    run: (notes, _, { body: { body: text } }) =>
       Effect.gen(function* () {
         const note = { id: crypto.randomUUID(), body: text, createdAt: yield* Clock.currentTimeMillis }
         yield* notes.add(note)
@@ -126,7 +123,6 @@ export const notesOperations = [
     answer: { status: 200, envelope: "data" },
     parameters: [],
     body: undefined,
-    decode: () => Either.right(undefined),
     output: Schema.Array(NoteOutput),
     errors: [],
     idempotent: false,

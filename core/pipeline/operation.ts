@@ -46,8 +46,8 @@ export interface Answer {
 export type ErrorClass = (typeof catalogue)[number]
 
 /**
- * A path or query parameter, decoded by its Schema from the text of the path or query (by default: a query
- * value that is a number is `Schema.NumberFromString`...). A path value its Schema refuses names nothing:
+ * A path or query parameter, decoded by its Schema from the text of the path or query (a number's Schema
+ * decodes from a string: `Schema.NumberFromString`, `Limit()`). A path value its Schema refuses names nothing:
  * `404 not_found`; a query value it refuses is `400 invalid_request` naming the parameter.
  */
 export interface Parameter<Name extends string = string, S extends Schema.Schema.Any = Schema.Schema<any, any>> {
@@ -195,10 +195,12 @@ export const operation = <
   const C extends Caller = Caller,
   const Errors extends ReadonlyArray<ErrorClass> = readonly [],
 >(
-  op: Declaration<Service, Input, Output, R, Name, Path, C, Errors> & {
-    readonly body: Body
-    readonly parameters: Params
-  },
+  op:
+    & Declaration<Service, Input, Output, R, Name, Path, C, Errors>
+    & { readonly body: Body; readonly parameters: Params }
+    // A use case that takes anything but `Decoded` needs the `decode` that makes it.
+    & ([Decoded<BodyOf<Body>, QueryOf<Params>>] extends [Input] ? unknown
+      : { readonly decode: (raw: RawInput) => Either.Either<Input, ApiError> }),
 ): Operation<Service, Input, Output, R, Name, Path, C, Errors> =>
   (op.decode === undefined
     ? { ...op, decode: decodeInput(op.body, op.parameters, op.caller._tag === "Account") }

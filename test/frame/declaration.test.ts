@@ -93,6 +93,27 @@ describe("the declared errors", () => {
   })
 })
 
+describe("the input", () => {
+  it("a use case that takes anything but the decoded input needs its own decode", () => {
+    // @ts-expect-error -- `decode` is missing: nothing makes the `string` this use case takes
+    const op = operation({
+      name: "things.show",
+      summary: "A thing.",
+      method: "GET",
+      path: "/v1/things/{id}",
+      caller: { _tag: "Key", guard: { audience: "application" } },
+      parameters: [{ name: "id", in: "path", description: "", schema: Schema.UUID, required: true }],
+      body: undefined,
+      output: Thing,
+      errors: [NotFound],
+      idempotent: false,
+      service: Things,
+      run: (things, _p, id: string) => things.get(id),
+    })
+    expect(op.errors).toEqual([NotFound])
+  })
+})
+
 const raw = (over: Partial<RawInput>): RawInput => ({
   body: undefined,
   params: {},

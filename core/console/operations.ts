@@ -8,7 +8,7 @@ import { reasonCodes } from "../partner/lifecycle.ts"
 import { Fields as FieldLimits } from "../limits.ts"
 import { type AnyOperation, operation, type Parameter } from "../pipeline/operation.ts"
 import { isEmailAddress } from "../shared/email-address.ts"
-import { consoleBody, ConsoleName, IpAllowlist, IsoDateTime, oneField, Text } from "../shared/fields.ts"
+import { check, consoleBody, ConsoleName, IpAllowlist, IsoDateTime, oneField, Text } from "../shared/fields.ts"
 import { roles } from "../keys/model.ts"
 import { Access, ConnectedAppScopes, Scope } from "../shared/scope.ts"
 import { Console } from "./service.ts"
@@ -223,7 +223,7 @@ export const consoleOperations = [
     body: consoleBody({
       role: Schema.optional(Schema.Literal(...roles)),
       email: Schema.optional(
-        Text(FieldLimits.maxEmailLength).pipe(Schema.filter((e) => isEmailAddress(e) || "must be an e-mail address")),
+        Text(FieldLimits.maxEmailLength).pipe(check(isEmailAddress, "must be an e-mail address")),
       ),
       manage_contacts: Schema.optional(Schema.Boolean),
     }),

@@ -15,10 +15,17 @@ export const consoleBody = <F extends Schema.Struct.Fields>(
   reading: LenientReading = { nullIsAbsent: true },
 ) => Schema.Struct(fields).annotations({ [Lenient]: reading })
 
+/** A refinement whose refusal reads `message` (the field's message in `fields`), and its other annotations. */
+export const check = <A>(
+  predicate: (a: A) => boolean,
+  message: string,
+  annotations: Schema.Annotations.Filter<A> = {},
+) => Schema.filter(predicate, { ...annotations, message: () => message })
+
 /** A string of at most `max` characters (code points): `too_long` beyond. */
 export const Text = (max: number) =>
   Schema.String.pipe(
-    Schema.filter((s) => codePointLength(s) <= max || `at most ${max} characters`, {
+    check((s: string) => codePointLength(s) <= max, `at most ${max} characters`, {
       [ErrorCode]: "too_long",
       jsonSchema: { maxLength: max },
     }),
@@ -26,7 +33,7 @@ export const Text = (max: number) =>
 
 /** A string with something in it besides white space. */
 export const NonBlank = <A extends string, I, R>(self: Schema.Schema<A, I, R>) =>
-  self.pipe(Schema.filter((s) => s.trim() !== "" || "must be a non-empty string", { jsonSchema: { minLength: 1 } }))
+  self.pipe(check((s: A) => s.trim() !== "", "must be a non-empty string", { jsonSchema: { minLength: 1 } }))
 
 /** A name the console takes: not blank, at most `max` characters, no control character. */
 export const ConsoleName = (max: number) => withoutControlCharacters(NonBlank(Text(max)))
@@ -37,8 +44,9 @@ export const oneField = <S extends Schema.Schema.Any>(schema: S): S => schema.an
 /** An ISO 8601 date-time (`YYYY-MM-DDT…`), decoded to UTC milliseconds. */
 export const IsoDateTime = Schema.transform(
   Schema.String.pipe(
-    Schema.filter((s) =>
-      (/^\d{4}-\d{2}-\d{2}T/.test(s) && !Number.isNaN(Date.parse(s))) || "must be an ISO 8601 date-time"
+    check(
+      (s: string) => /^\d{4}-\d{2}-\d{2}T/.test(s) && !Number.isNaN(Date.parse(s)),
+      "must be an ISO 8601 date-time",
     ),
   ),
   Schema.Number,

@@ -8,7 +8,7 @@ import { InvalidRequest, NotFound } from "../errors.ts"
 import { Limit } from "../accounts/lists.ts"
 import { Fields as FieldLimits, Lists } from "../limits.ts"
 import { type AnyOperation, operation, type Parameter } from "../pipeline/operation.ts"
-import { consoleBody, NonBlank, oneField, Text } from "../shared/fields.ts"
+import { check, consoleBody, NonBlank, oneField, Text } from "../shared/fields.ts"
 import { type OwnerKind, WebhookConsole } from "./console.ts"
 import { isKnownEvent } from "./events.ts"
 import { WebhookPolicy } from "./url-policy.ts"
@@ -56,7 +56,7 @@ const EndpointBody = consoleBody({ url: Url })
 const AccountEndpointBody = consoleBody({ url: Url, events: Schema.optional(oneField(Schema.Array(Schema.String))) })
 const RehearsalBody = consoleBody({
   event: Schema.optional(
-    Schema.String.pipe(Schema.filter((e) => isKnownEvent(e) || "must name an event of the catalogue")),
+    Schema.String.pipe(check(isKnownEvent, "must name an event of the catalogue")),
   ),
 })
 

@@ -31,6 +31,13 @@ export interface Edits {
   readonly logo?: ApplicationProfile["logo"]
 }
 
+/** The refusals a move may meet (core/partner/lifecycle.ts `decide`): some moves are never refused. */
+export type RefusalOf<M extends Move> = M extends { readonly _tag: "ChangeBrand" | "ChangeLogo" }
+  ? InvalidState | NotAppealable
+  : M extends { readonly _tag: "Appeal" } ? NotAppealable
+  : M extends { readonly _tag: "Archive" | "Pause" | "Unpause" | "Edit" } ? never
+  : InvalidState
+
 export interface Moved {
   readonly application: Application
   readonly profile: ApplicationProfile
@@ -47,9 +54,9 @@ export class ApplicationLifecycle extends Effect.Service<ApplicationLifecycle>()
      * lifecycle refuses it) and `edits` beside it, in one transaction; `check` runs first under the lock
      * (e.g. that the application is the caller's), failing as it likes.
      */
-    const move = <E = never>(
+    const move = <const M extends Move, E = never>(
       id: ApplicationId,
-      m: Move,
+      m: M,
       edits: Edits = {},
       check: (app: Application) => Effect.Effect<void, E> = () => Effect.void,
     ) =>
@@ -63,14 +70,17 @@ export class ApplicationLifecycle extends Effect.Service<ApplicationLifecycle>()
         const decided = decide(lifecycleOf(app, profile), m, now)
         if (Either.isLeft(decided)) {
           const { status } = decided.left
-          return yield* decided.left._tag === "NotAppealable"
-            ? new NotAppealable({
-              message: m._tag === "Appeal"
-                ? "Only an application rejected with an appealable reason can appeal."
-                : "The application was rejected for a reason that cannot be appealed: its brand cannot change.",
-              status,
-            })
-            : new InvalidState({ message: `The application is ${status}: it cannot be moved so.`, status })
+          return yield* Effect.fail<RefusalOf<M>>(
+            (decided.left._tag === "NotAppealable"
+              ? new NotAppealable({
+                message: m._tag === "Appeal"
+                  ? "Only an application rejected with an appealable reason can appeal."
+                  : "The application was rejected for a reason that cannot be appealed: its brand cannot change.",
+                status,
+              })
+              : new InvalidState({ message: `The application is ${status}: it cannot be moved so.`, status })) as // deno-lint-ignore no-explicit-any -- the refusal `decide` gave is one of the move's (RefusalOf)
+              any,
+          )
         }
         const { events, next } = decided.right
         const changed = events.length > 0 || Object.values(edits).some((v) => v !== undefined)

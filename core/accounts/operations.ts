@@ -1,9 +1,8 @@
 /** The account API's operations (account tokens, `{ data }` answers); more join with the Account API issue. */
-import { Effect, Either, Option, Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { ApplicationsRepo } from "../../ports/store/accounts.ts"
 import { NotFound, notFound } from "../errors.ts"
-import { type AnyOperation, operation, type RawInput } from "../pipeline/operation.ts"
-import { decodeWith } from "../pipeline/decode.ts"
+import { type AnyOperation, operation } from "../pipeline/operation.ts"
 import { type ApplicationId, isUuid } from "../shared/brands.ts"
 import { unpauseApplication } from "./unpause.ts"
 import { ownerOrAdmin } from "./callers.ts"
@@ -27,17 +26,14 @@ export const accountOperations = [
       required: true,
     }],
     body: Schema.Struct({}),
-    decode: (() => {
-      const decode = decodeWith(Schema.Struct({}))
-      return (r: RawInput) => Either.map(decode(r.body ?? {}), () => r.params.application)
-    })(),
     returns: "The application: id, name, status, paused (now false), external_id, created_at.",
     output: AccountApplication,
     errors: [NotFound],
     idempotent: true,
     service: ApplicationsRepo,
-    run: (apps, p, id: string) =>
+    run: (apps, p, input) =>
       Effect.gen(function* () {
+        const id = input.params.application
         // An application of another account is `not_found`, as one that does not exist.
         const found = isUuid(id) ? yield* apps.get(id as ApplicationId) : Option.none()
         if (Option.isNone(found) || found.value.accountId !== p.account.id) return yield* notFound

@@ -3,10 +3,8 @@ import { Schema } from "effect"
 import { everyRole } from "../accounts/callers.ts"
 import { InvalidState, NotFound } from "../errors.ts"
 import { accountParameter, consoleCaller, consoleDone } from "../console/operations.ts"
-import { decodeWith } from "../pipeline/decode.ts"
-import { type AnyOperation, operation, type Parameter, type RawInput } from "../pipeline/operation.ts"
+import { type AnyOperation, operation, type Parameter } from "../pipeline/operation.ts"
 import type { AccountId } from "../shared/brands.ts"
-import { Either } from "effect"
 import { Approvals } from "./service.ts"
 
 const ApprovalOutput = Schema.Struct({
@@ -33,12 +31,8 @@ const approvalParameter: Parameter = {
 }
 
 const DecisionBody = Schema.Struct({ note: Schema.optional(Schema.NullOr(Schema.String.pipe(Schema.maxLength(1000)))) })
-const decodeDecision = decodeWith(DecisionBody)
-const decision = (r: RawInput) =>
-  Either.map(decodeDecision(r.body ?? {}), (b) => ({ id: r.params.id, note: b.note ?? null }))
 
 const PolicyBody = Schema.Struct({ operations: Schema.Array(Schema.String) })
-const decodePolicy = decodeWith(PolicyBody)
 
 /** The console's decisions on a pending approval: `approve` and `deny`. */
 const decisionOperation = <const Verb extends "approve" | "deny">(
@@ -55,12 +49,11 @@ const decisionOperation = <const Verb extends "approve" | "deny">(
     answer: consoleDone,
     parameters: [approvalParameter],
     body: DecisionBody,
-    decode: decision,
     output: ApprovalOutput,
     errors: [NotFound, InvalidState],
     idempotent: false,
     service: Approvals,
-    run: (a, _, d: { id: string; note: string | null }) => a.decide(d.id, status, d.note),
+    run: (a, _, input) => a.decide(input.params.id, status, input.body.note ?? null),
   })
 
 export const approvalOperations = [
@@ -75,13 +68,12 @@ export const approvalOperations = [
     answer: { status: 200, envelope: "data" },
     parameters: [approvalParameter],
     body: undefined,
-    decode: (r) => Either.right(r.params.id),
     output: ApprovalOutput,
     errors: [NotFound],
     idempotent: false,
     service: Approvals,
     locate: (a, p, params) => a.show(p, params.id ?? ""),
-    run: (a, p, id: string) => a.show(p, id),
+    run: (a, p, input) => a.show(p, input.params.id),
   }),
   decisionOperation("approve", "approved", "Approves a pending approval: the same request sent again runs once."),
   decisionOperation(
@@ -99,12 +91,10 @@ export const approvalOperations = [
     answer: consoleDone,
     parameters: [accountParameter],
     body: PolicyBody,
-    decode: (r) => Either.map(decodePolicy(r.body ?? {}), (b) => ({ account: r.params.account, ...b })),
     output: PolicyBody,
     errors: [NotFound],
     idempotent: false,
     service: Approvals,
-    run: (a, _, i: { account: string; operations: ReadonlyArray<string> }) =>
-      a.setPolicy(i.account as AccountId, i.operations),
+    run: (a, _, input) => a.setPolicy(input.params.account as AccountId, input.body.operations),
   }),
 ] as const satisfies ReadonlyArray<AnyOperation>

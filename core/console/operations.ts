@@ -1,13 +1,15 @@
 /**
- * The console's account and key operations (DECISIONS 2), each declared once. The console checks its own
- * fields (with console messages); the body Schemas here document them.
+ * The console's account and key operations (DECISIONS 2), each declared once; their bodies are decoded by the
+ * Schemas here, as the console reads a body: other fields ignored, `null` as not given (core/shared/fields.ts).
  */
-import { Either, Schema } from "effect"
+import { Schema } from "effect"
 import { InvalidState, NotFound } from "../errors.ts"
 import { reasonCodes } from "../partner/lifecycle.ts"
 import { Fields as FieldLimits } from "../limits.ts"
-import { type AnyOperation, operation, type Parameter, type RawInput } from "../pipeline/operation.ts"
-import { withoutControlCharacters } from "../shared/names.ts"
+import { type AnyOperation, operation, type Parameter } from "../pipeline/operation.ts"
+import { isEmailAddress } from "../shared/email-address.ts"
+import { check, consoleBody, ConsoleName, IpAllowlist, IsoDateTime, oneField, Text } from "../shared/fields.ts"
+import { roles } from "../keys/model.ts"
 import { Access, ScopeName } from "../shared/scope.ts"
 import { Console } from "./service.ts"
 
@@ -29,9 +31,7 @@ const pathParameter = (name: string, description: string): Parameter => ({
 export const accountParameter = pathParameter("account", "The account id")
 export const applicationParameter = pathParameter("application", "The application id")
 
-const Name = withoutControlCharacters(
-  Schema.String.pipe(Schema.minLength(1), Schema.maxLength(FieldLimits.maxNameLength)),
-)
+const Name = ConsoleName(FieldLimits.maxNameLength)
 
 export const AccountOutput = Schema.Struct({
   id: Schema.UUID,
@@ -50,13 +50,15 @@ export const ApplicationOutput = Schema.Struct({
 }).annotations({ identifier: "Application" })
 
 const KeyLimits = {
-  expires_at: Schema.optional(Schema.NullOr(Schema.String)).annotations({
-    description: "ISO 8601 date-time, in the future",
-  }),
-  ip_allowlist: Schema.optional(Schema.Array(Schema.String)).annotations({
-    description: "Exact IPv4 or IPv6 addresses and CIDR ranges; empty: every address",
-  }),
+  expires_at: Schema.optional(IsoDateTime.annotations({ description: "ISO 8601 date-time, in the future" })),
+  ip_allowlist: Schema.optional(IpAllowlist),
 }
+
+/**
+ * An application key's access. Whether each scope exists, and that it is none of the connected-app scopes
+ * (held only by connected-app keys), is the scope table's (the products list's), judged by the use case.
+ */
+const KeyAccess = oneField(Access)
 
 export const NewKeyOutput = Schema.Struct({
   id: Schema.UUID,
@@ -68,11 +70,6 @@ export const NewKeyOutput = Schema.Struct({
   app_name: Schema.optional(Schema.String),
 }).annotations({ identifier: "NewKey" })
 
-/** The console reads its own fields from the raw request. */
-export const raw = (r: RawInput) => Either.right(r)
-/** The body as a JSON object (an empty body reads as `{}`). */
-export const body = (r: RawInput) => r.body ?? {}
-
 export const consoleOperations = [
   operation({
     name: "console.accounts.create",
@@ -82,17 +79,16 @@ export const consoleOperations = [
     caller: console,
     answer: created,
     parameters: [],
-    body: Schema.Struct({
+    body: consoleBody({
       name: Name,
       sandbox_only: Schema.optional(Schema.Boolean),
       partner: Schema.optional(Schema.Boolean),
     }),
-    decode: raw,
     output: AccountOutput,
     errors: [],
     idempotent: false,
     service: Console,
-    run: (c, _, r) => c.createAccount(body(r)),
+    run: (c, _, input) => c.createAccount(input.body),
   }),
   operation({
     name: "console.applications.create",
@@ -102,17 +98,16 @@ export const consoleOperations = [
     caller: console,
     answer: created,
     parameters: [accountParameter],
-    body: Schema.Struct({
+    body: consoleBody({
       name: Name,
       approved: Schema.optional(Schema.Boolean),
-      external_id: Schema.optional(Name),
+      external_id: Schema.optional(Text(FieldLimits.maxNameLength)),
     }),
-    decode: raw,
     output: ApplicationOutput,
     errors: [NotFound],
     idempotent: false,
     service: Console,
-    run: (c, _, r) => c.createApplication(r.params.account, body(r)),
+    run: (c, _, input) => c.createApplication(input.params.account, input.body),
   }),
   operation({
     name: "console.applications.approve",
@@ -123,12 +118,11 @@ export const consoleOperations = [
     answer: done,
     parameters: [applicationParameter],
     body: undefined,
-    decode: raw,
     output: ApplicationOutput,
     errors: [NotFound, InvalidState],
     idempotent: false,
     service: Console,
-    run: (c, _, r) => c.approve(r.params.application),
+    run: (c, _, input) => c.approve(input.params.application),
   }),
   operation({
     name: "console.applications.reject",
@@ -138,16 +132,15 @@ export const consoleOperations = [
     caller: console,
     answer: done,
     parameters: [applicationParameter],
-    body: Schema.Struct({
+    body: consoleBody({
       reason_code: Schema.Literal(...reasonCodes),
-      note: Schema.optional(Schema.NullOr(Schema.String)),
+      note: Schema.optional(Text(1000)),
     }),
-    decode: raw,
     output: ApplicationOutput,
     errors: [NotFound, InvalidState],
     idempotent: false,
     service: Console,
-    run: (c, _, r) => c.reject(r.params.application, body(r)),
+    run: (c, _, input) => c.reject(input.params.application, input.body),
   }),
   operation({
     name: "console.applications.pause",
@@ -158,12 +151,11 @@ export const consoleOperations = [
     answer: done,
     parameters: [applicationParameter],
     body: undefined,
-    decode: raw,
     output: ApplicationOutput,
     errors: [NotFound],
     idempotent: false,
     service: Console,
-    run: (c, _, r) => c.pause(r.params.application),
+    run: (c, _, input) => c.pause(input.params.application),
   }),
   operation({
     name: "console.keys.create",
@@ -173,13 +165,12 @@ export const consoleOperations = [
     caller: console,
     answer: created,
     parameters: [applicationParameter],
-    body: Schema.Struct({ mode: Schema.Literal("live", "test"), access: Schema.optional(Access), ...KeyLimits }),
-    decode: raw,
+    body: consoleBody({ mode: Schema.Literal("live", "test"), access: Schema.optional(KeyAccess), ...KeyLimits }),
     output: NewKeyOutput,
     errors: [NotFound],
     idempotent: false,
     service: Console,
-    run: (c, _, r) => c.createKey(r.params.application, body(r)),
+    run: (c, _, input) => c.createKey(input.params.application, input.body),
   }),
   operation({
     name: "console.partner_keys.create",
@@ -189,13 +180,18 @@ export const consoleOperations = [
     caller: console,
     answer: created,
     parameters: [accountParameter],
-    body: Schema.Struct({ mode: Schema.Literal("partner", "partner_test"), ...KeyLimits }),
-    decode: raw,
+    body: consoleBody({
+      mode: Schema.Literal("partner", "partner_test"),
+      access: Schema.optional(
+        Schema.Literal("full").annotations({ description: "Partner keys always have full access" }),
+      ),
+      ...KeyLimits,
+    }),
     output: NewKeyOutput,
     errors: [NotFound],
     idempotent: false,
     service: Console,
-    run: (c, _, r) => c.createPartnerKey(r.params.account, body(r)),
+    run: (c, _, input) => c.createPartnerKey(input.params.account, input.body),
   }),
   operation({
     name: "console.connected_app_keys.create",
@@ -205,13 +201,12 @@ export const consoleOperations = [
     caller: console,
     answer: created,
     parameters: [applicationParameter],
-    body: Schema.Struct({ app_name: Name, scopes: Schema.NonEmptyArray(ScopeName) }),
-    decode: raw,
+    body: consoleBody({ app_name: Name, scopes: oneField(Schema.NonEmptyArray(ScopeName)), ...KeyLimits }),
     output: NewKeyOutput,
     errors: [NotFound],
     idempotent: false,
     service: Console,
-    run: (c, _, r) => c.createConnectedAppKey(r.params.application, body(r)),
+    run: (c, _, input) => c.createConnectedAppKey(input.params.application, input.body),
   }),
   operation({
     name: "console.account_tokens.create",
@@ -221,12 +216,13 @@ export const consoleOperations = [
     caller: console,
     answer: created,
     parameters: [accountParameter],
-    body: Schema.Struct({
-      role: Schema.optional(Schema.Literal("owner", "admin", "agent")),
-      email: Schema.optional(Schema.String),
+    body: consoleBody({
+      role: Schema.optional(Schema.Literal(...roles)),
+      email: Schema.optional(
+        Text(FieldLimits.maxEmailLength).pipe(check(isEmailAddress, "must be an e-mail address")),
+      ),
       manage_contacts: Schema.optional(Schema.Boolean),
     }),
-    decode: raw,
     output: Schema.Struct({
       id: Schema.UUID,
       token: Schema.String,
@@ -238,7 +234,7 @@ export const consoleOperations = [
     errors: [NotFound],
     idempotent: false,
     service: Console,
-    run: (c, _, r) => c.createAccountToken(r.params.account, body(r)),
+    run: (c, _, input) => c.createAccountToken(input.params.account, input.body),
   }),
   operation({
     name: "console.keys.revoke",
@@ -249,11 +245,10 @@ export const consoleOperations = [
     answer: done,
     parameters: [pathParameter("key", "The key id")],
     body: undefined,
-    decode: raw,
     output: Schema.Struct({ id: Schema.UUID, revoked: Schema.Literal(true) }),
     errors: [NotFound],
     idempotent: false,
     service: Console,
-    run: (c, _, r) => c.revokeKey(r.params.key),
+    run: (c, _, input) => c.revokeKey(input.params.key),
   }),
 ] as const satisfies ReadonlyArray<AnyOperation>

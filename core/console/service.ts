@@ -1,29 +1,54 @@
 /** The console's use cases (DECISIONS 2): what the dashboard does for an operator. */
-import { Clock, Effect, Either, Option, Schema } from "effect"
+import { Clock, Effect, Option } from "effect"
 import { AccountsRepo, ApplicationsRepo } from "../../ports/store/accounts.ts"
 import { CredentialsRepo } from "../../ports/store/credentials.ts"
 import { Secrets } from "../../ports/secrets.ts"
 import type { Account, Application } from "../accounts/model.ts"
 import { notFound } from "../errors.ts"
 import { ApplicationLifecycle } from "../accounts/lifecycle.ts"
-import { type ReasonCode, reasonCodes } from "../partner/lifecycle.ts"
-import { type Credential, type Role, roles, type TokenHolder } from "../keys/model.ts"
-import { Fields as FieldLimits } from "../limits.ts"
-import type { Json } from "../shared/json.ts"
+import type { ReasonCode } from "../partner/lifecycle.ts"
+import type { Credential, Role, TokenHolder } from "../keys/model.ts"
+import { fieldsRefused } from "../pipeline/decode.ts"
 import type { AccountId, ApplicationId, KeyId } from "../shared/brands.ts"
 import { isUuid } from "../shared/brands.ts"
-import { isEmailAddress } from "../shared/email-address.ts"
-import { FieldReader } from "../shared/fields.ts"
-import { formatIpRange, parseIpRange } from "../shared/ip.ts"
-import { generateCredential, type KeyMode } from "../shared/key-mode.ts"
-import { Access, ScopeName, Scopes } from "../shared/scope.ts"
+import { formatIpRange, type IpRange } from "../shared/ip.ts"
+import { generateCredential } from "../shared/key-mode.ts"
+import { type Access, type Scope, Scopes } from "../shared/scope.ts"
 import { accountJson, applicationJson, newKeyJson } from "./render.ts"
 import { untracedStacks } from "../shared/tracing.ts"
 
-const decodeAccess = Schema.decodeUnknownEither(Access)
-const decodeScopes = Schema.decodeUnknownEither(Schema.NonEmptyArray(ScopeName))
-
-const failIfRefused = (fields: FieldReader) => (fields.error ? Effect.fail(fields.error) : Effect.void)
+/** The console's inputs, as their Schemas (core/console/operations.ts) decode them. */
+export interface NewAccount {
+  readonly name: string
+  readonly sandbox_only?: boolean
+  readonly partner?: boolean
+}
+export interface NewApplication {
+  readonly name: string
+  readonly approved?: boolean
+  readonly external_id?: string
+}
+/** Every key's expiry (UTC milliseconds) and IP allowlist. */
+export interface KeyLimits {
+  readonly expires_at?: number
+  readonly ip_allowlist?: ReadonlyArray<IpRange>
+}
+export interface NewKey extends KeyLimits {
+  readonly mode: "live" | "test"
+  readonly access?: Access
+}
+export interface NewPartnerKey extends KeyLimits {
+  readonly mode: "partner" | "partner_test"
+}
+export interface NewConnectedAppKey extends KeyLimits {
+  readonly app_name: string
+  readonly scopes: readonly [Scope, ...Array<Scope>]
+}
+export interface NewAccountToken {
+  readonly role?: Role
+  readonly email?: string
+  readonly manage_contacts?: boolean
+}
 
 export class Console extends Effect.Service<Console>()("core/Console", {
   effect: Effect.gen(function* () {
@@ -33,6 +58,23 @@ export class Console extends Effect.Service<Console>()("core/Console", {
     const secrets = yield* Secrets
     const lifecycle = yield* ApplicationLifecycle
     const scopeTable = yield* Scopes
+
+    /** What the scope table refuses of a key's access: a scope no product declares, or a connected-app one. */
+    const accessRefused = (access: Access, connectedApp: boolean): Record<string, string> => {
+      if (!Array.isArray(access)) return {}
+      const name = connectedApp ? "scopes" : "access"
+      if (scopeTable.unknown(access).length > 0) {
+        return {
+          [name]: connectedApp
+            ? "must be a non-empty array of scopes"
+            : 'must be "full", "check" or a non-empty array of scopes',
+        }
+      }
+      const held = scopeTable.connectedApp
+      return !connectedApp && access.some((s) => held.includes(s))
+        ? { access: `${held.join(", ")} are held only by connected-app keys` }
+        : {}
+    }
 
     const account = (id: string) =>
       Effect.flatMap(
@@ -51,17 +93,12 @@ export class Console extends Effect.Service<Console>()("core/Console", {
         }),
       )
 
-    const createAccount = Effect.fn("Console.createAccount", untracedStacks)(function* (body: Json) {
-      const f = new FieldReader(body)
-      const name = f.name("name", { required: true, max: FieldLimits.maxNameLength })
-      const sandboxOnly = f.boolean("sandbox_only", false)
-      const partner = f.boolean("partner", false)
-      yield* failIfRefused(f)
+    const createAccount = Effect.fn("Console.createAccount", untracedStacks)(function* (input: NewAccount) {
       const created: Account = {
         id: (yield* secrets.uuid) as AccountId,
-        name: name!,
-        sandboxOnly,
-        partner,
+        name: input.name,
+        sandboxOnly: input.sandbox_only ?? false,
+        partner: input.partner ?? false,
         status: "active",
         createdAt: yield* Clock.currentTimeMillis,
       }
@@ -70,19 +107,15 @@ export class Console extends Effect.Service<Console>()("core/Console", {
     })
 
     const createApplication = Effect.fn("Console.createApplication", untracedStacks)(
-      function* (accountId: string, body: Json) {
+      function* (accountId: string, input: NewApplication) {
         const owner = yield* account(accountId)
-        const f = new FieldReader(body)
-        const name = f.name("name", { required: true, max: FieldLimits.maxNameLength })
-        const approved = f.boolean("approved", false)
-        const externalId = f.string("external_id", { max: FieldLimits.maxNameLength })
-        yield* failIfRefused(f)
+        const approved = input.approved ?? false
         const created: Application = {
           id: (yield* secrets.uuid) as ApplicationId,
           accountId: owner.id,
-          name: name!,
+          name: input.name,
           status: approved ? "active" : "pending",
-          externalId: externalId ?? null,
+          externalId: input.external_id ?? null,
           paused: false,
           unpausedAt: null,
           approvedAt: approved ? yield* Clock.currentTimeMillis : null,
@@ -99,45 +132,27 @@ export class Console extends Effect.Service<Console>()("core/Console", {
       return applicationJson((yield* lifecycle.move(app.id, { _tag: "Approve" })).application)
     })
 
-    const reject = Effect.fn("Console.reject", untracedStacks)(function* (applicationId: string, body: Json) {
-      const app = yield* application(applicationId)
-      const f = new FieldReader(body)
-      const reason = f.string("reason_code", { required: true })
-      if (reason !== undefined && !(reasonCodes as ReadonlyArray<string>).includes(reason)) {
-        f.refuse("reason_code", `must be one of ${reasonCodes.join(", ")}`)
-      }
-      f.string("note", { max: 1000 })
-      yield* failIfRefused(f)
-      const moved = yield* lifecycle.move(app.id, { _tag: "Reject", reasonCode: reason as ReasonCode })
-      return applicationJson(moved.application)
-    })
+    const reject = Effect.fn("Console.reject", untracedStacks)(
+      function* (applicationId: string, input: { readonly reason_code: ReasonCode }) {
+        const app = yield* application(applicationId)
+        const moved = yield* lifecycle.move(app.id, { _tag: "Reject", reasonCode: input.reason_code })
+        return applicationJson(moved.application)
+      },
+    )
 
     const pause = Effect.fn("Console.pause", untracedStacks)(function* (applicationId: string) {
       const app = yield* application(applicationId)
       return applicationJson((yield* lifecycle.move(app.id, { _tag: "Pause" })).application)
     })
 
-    /** Reads `expires_at` (in the future: DECISIONS 18) and `ip_allowlist`, shared by every kind of key. */
-    const keyLimits = (f: FieldReader, now: number) => {
-      const expires = f.string("expires_at")
-      let expiresAt: number | null = null
-      if (expires !== undefined) {
-        const ms = Date.parse(expires)
-        if (Number.isNaN(ms) || !/^\d{4}-\d{2}-\d{2}T/.test(expires)) {
-          f.refuse("expires_at", "must be an ISO 8601 date-time")
-        } else if (ms <= now) {
-          // A key would be made expired: `401 key_expired` from its first request.
-          f.refuse("expires_at", "must be in the future")
-        } else expiresAt = ms
+    /** `expires_at` (in the future: DECISIONS 18) and `ip_allowlist` as stored, or the refusal of `expires_at`. */
+    const keyLimits = (input: KeyLimits, now: number, refused: Record<string, string>) => {
+      // A key would be made expired: `401 key_expired` from its first request.
+      if (input.expires_at !== undefined && input.expires_at <= now) refused.expires_at = "must be in the future"
+      return {
+        expiresAt: input.expires_at ?? null,
+        ipAllowlist: (input.ip_allowlist ?? []).map(formatIpRange),
       }
-      const list = f.stringArray("ip_allowlist") ?? []
-      const ipAllowlist: Array<string> = []
-      for (const entry of list) {
-        const range = parseIpRange(entry)
-        if (Option.isNone(range)) f.refuse("ip_allowlist", `not an IP address or CIDR range: ${entry}`)
-        else ipAllowlist.push(formatIpRange(range.value))
-      }
-      return { expiresAt, ipAllowlist }
     }
 
     const issue = (
@@ -159,63 +174,44 @@ export class Console extends Effect.Service<Console>()("core/Console", {
         return { credential, secret }
       })
 
-    /** The end of every key's creation: its expiry and IP allowlist, any refusal so far, then the key, shown once. */
+    /**
+     * The end of every key's creation: its expiry and IP allowlist, the refusals so far (`refused`, field →
+     * message) with the expiry's, then the key, shown once.
+     */
     const issueKey = (
-      f: FieldReader,
+      input: KeyLimits,
+      refused: Record<string, string>,
       shape: Pick<Credential, "accountId" | "applicationId" | "mode" | "access" | "appName" | "holder">,
     ) =>
       Effect.gen(function* () {
-        const limits = keyLimits(f, yield* Clock.currentTimeMillis)
-        yield* failIfRefused(f)
+        const limits = keyLimits(input, yield* Clock.currentTimeMillis, refused)
+        const names = Object.keys(refused)
+        if (names.length > 0) {
+          return yield* fieldsRefused(refused, Object.fromEntries(names.map((n) => [n, "invalid"])))
+        }
         const { credential, secret } = yield* issue({ ...shape, kind: "key", ...limits })
         return newKeyJson(credential, secret)
       })
 
-    const readAccess = (f: FieldReader) => {
-      const raw = f.body.access ?? "full"
-      const access = decodeAccess(raw)
-      if (Either.isLeft(access) || (Array.isArray(access.right) && scopeTable.unknown(access.right).length > 0)) {
-        return f.refuse("access", 'must be "full", "check" or a non-empty array of scopes')
-      }
-      const connectedApp = scopeTable.connectedApp
-      if (Array.isArray(access.right) && access.right.some((s) => connectedApp.includes(s))) {
-        return f.refuse("access", `${connectedApp.join(", ")} are held only by connected-app keys`)
-      }
-      return access.right
-    }
-
-    const createKey = Effect.fn("Console.createKey", untracedStacks)(function* (applicationId: string, body: Json) {
+    const createKey = Effect.fn("Console.createKey", untracedStacks)(function* (applicationId: string, input: NewKey) {
       const app = yield* application(applicationId)
-      const f = new FieldReader(body)
-      const mode = f.string("mode", { required: true })
-      if (mode !== undefined && mode !== "live" && mode !== "test") f.refuse("mode", 'must be "live" or "test"')
-      const access = readAccess(f)
-      return yield* issueKey(f, {
+      return yield* issueKey(input, accessRefused(input.access ?? "full", false), {
         accountId: app.accountId,
         applicationId: app.id,
-        mode: mode as KeyMode,
-        access: access!,
+        mode: input.mode,
+        access: input.access ?? "full",
         appName: null,
         holder: null,
       })
     })
 
     const createPartnerKey = Effect.fn("Console.createPartnerKey", untracedStacks)(
-      function* (accountId: string, body: Json) {
+      function* (accountId: string, input: NewPartnerKey) {
         const owner = yield* account(accountId)
-        const f = new FieldReader(body)
-        const mode = f.string("mode", { required: true })
-        if (mode !== undefined && mode !== "partner" && mode !== "partner_test") {
-          f.refuse("mode", 'must be "partner" or "partner_test"')
-        }
-        if (!owner.partner) f.refuse("mode", "partner keys need a partner account")
-        if (body.access !== undefined && body.access !== "full") {
-          f.refuse("access", "partner keys always have full access")
-        }
-        return yield* issueKey(f, {
+        return yield* issueKey(input, owner.partner ? {} : { mode: "partner keys need a partner account" }, {
           accountId: owner.id,
           applicationId: null,
-          mode: mode as KeyMode,
+          mode: input.mode,
           access: "full",
           appName: null,
           holder: null,
@@ -224,20 +220,14 @@ export class Console extends Effect.Service<Console>()("core/Console", {
     )
 
     const createConnectedAppKey = Effect.fn("Console.createConnectedAppKey", untracedStacks)(
-      function* (applicationId: string, body: Json) {
+      function* (applicationId: string, input: NewConnectedAppKey) {
         const app = yield* application(applicationId)
-        const f = new FieldReader(body)
-        const appName = f.name("app_name", { required: true, max: FieldLimits.maxNameLength })
-        const scopes = decodeScopes(body.scopes)
-        if (Either.isLeft(scopes) || scopeTable.unknown(scopes.right).length > 0) {
-          f.refuse("scopes", "must be a non-empty array of scopes")
-        }
-        return yield* issueKey(f, {
+        return yield* issueKey(input, accessRefused(input.scopes, true), {
           accountId: app.accountId,
           applicationId: app.id,
           mode: "live",
-          access: Either.getOrUndefined(scopes)!,
-          appName: appName!,
+          access: input.scopes,
+          appName: input.app_name,
           holder: null,
         })
       },
@@ -248,18 +238,17 @@ export class Console extends Effect.Service<Console>()("core/Console", {
      * `manage_contacts` (default true). A second token for the same e-mail is the same person (`member_id`).
      */
     const createAccountToken = Effect.fn("Console.createAccountToken", untracedStacks)(
-      function* (accountId: string, body: Json) {
+      function* (accountId: string, input: NewAccountToken) {
         const owner = yield* account(accountId)
-        const f = new FieldReader(body)
-        const role = f.string("role") ?? "owner"
-        if (!(roles as ReadonlyArray<string>).includes(role)) f.refuse("role", `must be one of ${roles.join(", ")}`)
-        const email = f.string("email", { max: FieldLimits.maxEmailLength })
-        if (email !== undefined && !isEmailAddress(email)) f.refuse("email", "must be an e-mail address")
-        const manageContacts = f.boolean("manage_contacts", true)
-        yield* failIfRefused(f)
+        const email = input.email
         const known = email === undefined ? Option.none() : yield* credentials.holderByEmail(owner.id, email)
         const memberId = Option.isSome(known) ? known.value : yield* secrets.uuid
-        const holder: TokenHolder = { memberId, role: role as Role, email: email ?? null, manageContacts }
+        const holder: TokenHolder = {
+          memberId,
+          role: input.role ?? "owner",
+          email: email ?? null,
+          manageContacts: input.manage_contacts ?? true,
+        }
         const { credential, secret } = yield* issue({
           accountId: owner.id,
           applicationId: null,

@@ -152,7 +152,13 @@ export class PartnerApplications extends Effect.Service<PartnerApplications>()("
       })
 
     /** A lifecycle move of the partner's application, and its record as it is after. */
-    const moveOwned = (p: PartnerPrincipal, id: string, m: Move, baseUrl: string, edits: Edits = {}) => {
+    const moveOwned = <const M extends Move>(
+      p: PartnerPrincipal,
+      id: string,
+      m: M,
+      baseUrl: string,
+      edits: Edits = {},
+    ) => {
       const appId = idOf(id)
       if (appId === undefined) return Effect.fail(serviceNotFound)
       return lifecycle.move(
@@ -227,11 +233,12 @@ export class PartnerApplications extends Effect.Service<PartnerApplications>()("
             website: changed.includes("website") ? input.website : undefined,
             externalId: externalChanged ? input.externalId : undefined,
           }
+          // Locked above: it exists.
           const moved = yield* lifecycle.move(
             app.id,
             changed.length > 0 ? { _tag: "ChangeBrand", changed } : { _tag: "Edit" },
             edits,
-          )
+          ).pipe(Effect.catchTag("not_found", () => Effect.fail(serviceNotFound)))
           let profileAfter = moved.profile
           const current = Option.getOrNull(yield* settingsRepo.get(app.id))
           let settings = current
@@ -274,11 +281,9 @@ export class PartnerApplications extends Effect.Service<PartnerApplications>()("
       return page(shown.map((r) => partnerRecord(r.application, r.profile, r.settings, q.baseUrl)), next)
     })
 
-    const move = Effect.fn("PartnerApplications.move", untracedStacks)(
-      function* (p: PartnerPrincipal, id: string, m: Move, baseUrl: string) {
-        return yield* moveOwned(p, id, m, baseUrl)
-      },
-    )
+    /** A move (generic, so its refusals are the move's own: `RefusalOf`), in a span as `Effect.fn` would. */
+    const move = <const M extends Move>(p: PartnerPrincipal, id: string, m: M, baseUrl: string) =>
+      Effect.withSpan(moveOwned(p, id, m, baseUrl), "PartnerApplications.move", untracedStacks)
 
     /** A logo set: on `rejected` back to review; on `active` or `pending` no move; the same logo again: no move. */
     const setLogo = Effect.fn("PartnerApplications.setLogo", untracedStacks)(

@@ -157,11 +157,14 @@ const query = (name: string, description: string, schema: Schema.Schema<any, any
 })
 
 /** A move of the lifecycle by its route: `{}` in, the record out. */
+/** The moves with an operation of their own: refused, if at all, with `409 invalid_state`. */
+type PlainMove = Extract<Move, { readonly _tag: "Disable" | "Resume" | "Archive" | "Restore" }>
+
 const moveOperation = <const Name extends string, const Path extends string>(
   name: Name,
   path: Path,
   summary: string,
-  m: Move,
+  m: PlainMove,
 ) =>
   operation({
     name,

@@ -6,11 +6,24 @@
  * on its Schema: `Schema.String.annotations({ [ErrorCode]: "too_long" })`), else `invalid`.
  */
 import { Either, Option, ParseResult, Schema, SchemaAST } from "effect"
-import { InvalidRequest } from "./errors.ts"
-import { echo } from "../shared/text.ts"
+import { InvalidRequest, type NotFound, notFound } from "./errors.ts"
+import { echo, isStorableText, unstorableMessage } from "../shared/text.ts"
+import type { Decoded, Parameter, RawInput } from "./operation.ts"
 
 /** The annotation naming a field's refusal code. */
 export const ErrorCode: unique symbol = Symbol.for("sa-messaging/ErrorCode")
+
+/**
+ * The annotation of a body that ignores the fields it does not take (the console's, DECISIONS 2, where an unknown
+ * field was never refused), and with `nullIsAbsent` reads a top-level `null` as a field not given.
+ */
+export const Lenient: unique symbol = Symbol.for("sa-messaging/Lenient")
+export interface LenientReading {
+  readonly nullIsAbsent: boolean
+}
+
+/** The annotation of a field refused as one (`ip_allowlist`, not `ip_allowlist[3]`), whatever inside it failed. */
+export const OneField: unique symbol = Symbol.for("sa-messaging/OneField")
 
 /** A field's name as a refusal gives it: its path. */
 const nameOf = (path: ReadonlyArray<PropertyKey>): string =>
@@ -46,6 +59,7 @@ const leaves = (
   issue: ParseResult.ParseIssue,
   path: ReadonlyArray<PropertyKey>,
 ): Array<{ path: ReadonlyArray<PropertyKey>; issue: ParseResult.ParseIssue }> => {
+  if ("ast" in issue && SchemaAST.getAnnotation(issue.ast, OneField).pipe(Option.isSome)) return [{ path, issue }]
   switch (issue._tag) {
     case "Pointer": {
       const keys = Array.isArray(issue.path) ? issue.path : [issue.path]
@@ -75,11 +89,17 @@ const leaves = (
  * every refused field. `onExcessProperty: "error"` makes a field the operation does not take `unknown`.
  */
 export const decodeWith = <A, I>(schema: Schema.Schema<A, I>) => {
-  const decode = Schema.decodeUnknownEither(schema, { errors: "all", onExcessProperty: "error" })
+  const lenient = SchemaAST.getAnnotation<LenientReading>(schema.ast, Lenient).pipe(Option.getOrUndefined)
+  const decode = Schema.decodeUnknownEither(schema, {
+    errors: "all",
+    onExcessProperty: lenient === undefined ? "error" : "ignore",
+  })
   // `Schema.Struct({})` is TypeScript's `{}`: it takes any object, extra properties included. An operation
   // that takes no fields must still refuse every one.
-  const noFields = takesNoFields(schema)
-  return (input: unknown): Either.Either<A, InvalidRequest> => {
+  const noFields = lenient === undefined && takesNoFields(schema)
+  const withoutNulls = lenient?.nullIsAbsent === true
+  return (given: unknown): Either.Either<A, InvalidRequest> => {
+    const input = withoutNulls ? nullsDropped(given) : given
     if (noFields && typeof input === "object" && input !== null && !Array.isArray(input)) {
       const extra = Object.keys(input)
       if (extra.length > 0) {
@@ -101,6 +121,13 @@ export const decodeWith = <A, I>(schema: Schema.Schema<A, I>) => {
       return fieldsRefused(fields, errors)
     })
   }
+}
+
+/** An object without its top-level `null` fields (the object itself when it has none). */
+const nullsDropped = (input: unknown): unknown => {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) return input
+  const entries = Object.entries(input)
+  return entries.some(([, v]) => v === null) ? Object.fromEntries(entries.filter(([, v]) => v !== null)) : input
 }
 
 /**
@@ -143,3 +170,89 @@ export const decodeQueryWith = <A, I>(schema: Schema.Schema<A, I>) => {
     ))
   }
 }
+
+const noQuery: Readonly<Record<string, unknown>> = Object.freeze({})
+
+/**
+ * The decoder an operation gets when it declares none (core/pipeline/operation.ts): each path value by its
+ * parameter's Schema (one it refuses, or text no store can hold, names nothing: `404 not_found`), the declared
+ * query parameters by theirs and the body by its Schema (`400 invalid_request` naming every refused field of
+ * either). A query parameter the operation does not declare is ignored, as it always was; except where the
+ * query is recorded (`storeQuery`: an account operation's approval and audit keep it), there a name or value no
+ * store can hold is refused too. Built once per operation; a request allocates its input and little else.
+ */
+export const decodeInput = (
+  body: Schema.Schema.Any | undefined,
+  parameters: ReadonlyArray<Parameter<string, Schema.Schema.Any>>,
+  storeQuery: boolean,
+): (raw: RawInput) => Either.Either<Decoded<any, any>, InvalidRequest | NotFound> => {
+  const decodeBody = body === undefined ? undefined : decodeWith(body as Schema.Schema<unknown, unknown>)
+  const path = parameters.filter((p) => p.in === "path").map((p) => ({
+    name: p.name,
+    decode: Schema.decodeUnknownEither(p.schema as Schema.Schema<unknown, unknown>),
+  }))
+  const declared = parameters.filter((p) => p.in === "query")
+  const queryNames = declared.map((p) => p.name)
+  const decodeQuery = declared.length === 0 ? undefined : decodeWith(
+    Schema.Struct(
+      Object.fromEntries(declared.map((p) => [p.name, p.required ? p.schema : Schema.optional(p.schema)])),
+    ) as unknown as Schema.Schema<unknown, unknown>,
+  )
+  return (raw) => {
+    for (const p of path) {
+      const value = raw.params[p.name]
+      if (value === undefined || !isStorableText(value) || Either.isLeft(p.decode(value))) return Either.left(notFound)
+    }
+    let refused: InvalidRequest | undefined
+    let query = noQuery
+    if (decodeQuery !== undefined || storeQuery) {
+      const given = queryOf(raw.query, storeQuery ? undefined : queryNames)
+      if (given instanceof InvalidRequest) refused = given
+      else if (decodeQuery !== undefined) {
+        const decoded = decodeQuery(given)
+        if (Either.isLeft(decoded)) refused = decoded.left
+        else query = decoded.right as Record<string, unknown>
+      }
+    }
+    let decodedBody: unknown = undefined
+    if (decodeBody !== undefined) {
+      const decoded = decodeBody(raw.body ?? {})
+      if (Either.isLeft(decoded)) refused = refused === undefined ? decoded.left : both(refused, decoded.left)
+      else decodedBody = decoded.right
+    }
+    if (refused !== undefined) return Either.left(refused)
+    return Either.right({ body: decodedBody, params: raw.params, query, raw })
+  }
+}
+
+/**
+ * The query's parameters named in `names` (every one when undefined), each given once and storable, as an
+ * object of strings; or the refusal naming those given twice or holding text no store can hold.
+ */
+const queryOf = (
+  query: URLSearchParams,
+  names: ReadonlyArray<string> | undefined,
+): Record<string, string> | InvalidRequest => {
+  const out: Record<string, string> = {}
+  let fields: Record<string, string> | undefined
+  for (const [name, value] of query) {
+    if (names !== undefined && !names.includes(name)) continue
+    const why = !isStorableText(name) || !isStorableText(value)
+      ? unstorableMessage
+      : Object.prototype.hasOwnProperty.call(out, name)
+      ? "is given more than once"
+      : undefined
+    if (why !== undefined) (fields ??= {})[isStorableText(name) ? name : JSON.stringify(name).slice(1, -1)] = why
+    else out[name] = value
+  }
+  return fields === undefined
+    ? out
+    : fieldsRefused(fields, Object.fromEntries(Object.keys(fields).map((n) => [n, "invalid"])))
+}
+
+/** One refusal naming the fields of two. */
+const both = (a: InvalidRequest, b: InvalidRequest): InvalidRequest =>
+  fieldsRefused(
+    { ...(a.fields as Record<string, string>), ...(b.fields as Record<string, string>) },
+    { ...(a.errors as Record<string, string>), ...(b.errors as Record<string, string>) },
+  )

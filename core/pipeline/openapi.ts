@@ -6,82 +6,15 @@
 import { JSONSchema, Schema, SchemaAST } from "effect"
 import type { ScopeDeclaration } from "../shared/scope.ts"
 import type { CatalogueEntry } from "../shared/api-error.ts"
-import {
-  AccountNotActive,
-  IdempotencyInProgress,
-  IdempotencyKeyReused,
-  InsufficientScope,
-  InternalError,
-  InvalidJson,
-  InvalidRequest,
-  IpNotAllowed,
-  KeyExpired,
-  NotFound,
-  ServiceNotFound,
-  ServiceRequired,
-  TooManyRequests,
-  Unauthorized,
-} from "./errors.ts"
+import { callerChecks, idempotencyChecks } from "./caller-errors.ts"
 import type { AnyOperation, ErrorClass } from "./operation.ts"
-import { ApprovalDenied, ApprovalRequired, InsufficientRole } from "../accounts/errors.ts"
 
 /** The API version label of the spec (Section 9). */
 export const apiVersion = "2026-09"
 
-/** What every key-authenticated operation may answer, from the order of checks. */
-const keyChecks: ReadonlyArray<ErrorClass> = [
-  TooManyRequests,
-  Unauthorized,
-  KeyExpired,
-  IpNotAllowed,
-  InsufficientScope,
-  ServiceRequired,
-  ServiceNotFound,
-  AccountNotActive,
-  InvalidJson,
-  InvalidRequest,
-  InternalError,
-]
-const idempotencyChecks: ReadonlyArray<ErrorClass> = [IdempotencyInProgress, IdempotencyKeyReused]
-/** A partner key on its own operations: no scope, no client application named. */
-const partnerChecks: ReadonlyArray<ErrorClass> = [
-  TooManyRequests,
-  Unauthorized,
-  KeyExpired,
-  IpNotAllowed,
-  AccountNotActive,
-  InvalidJson,
-  InvalidRequest,
-  InternalError,
-]
-/** The account API's order of checks (DECISIONS 10); any operation may be put under approval by the console. */
-const accountChecks: ReadonlyArray<ErrorClass> = [
-  TooManyRequests,
-  Unauthorized,
-  InsufficientRole,
-  NotFound,
-  InvalidJson,
-  InvalidRequest,
-  ApprovalRequired,
-  ApprovalDenied,
-  InternalError,
-]
-const consoleChecks: ReadonlyArray<ErrorClass> = [Unauthorized, InvalidJson, InvalidRequest, NotFound, InternalError]
-
-const checksOf = (op: AnyOperation): ReadonlyArray<ErrorClass> => {
-  switch (op.caller._tag) {
-    case "Key":
-      return keyChecks
-    case "Partner":
-      return partnerChecks
-    case "Account":
-      return accountChecks
-    case "Console":
-      return consoleChecks
-    default:
-      return []
-  }
-}
+/** What the order of checks of the operation's caller kind answers by itself. */
+const checksOf = (op: AnyOperation): ReadonlyArray<ErrorClass> =>
+  callerChecks[op.caller._tag as keyof typeof callerChecks] ?? []
 
 const entryOf = (c: ErrorClass) => c as unknown as CatalogueEntry
 

@@ -1,12 +1,16 @@
 /**
- * An operation, declared once as data: its name, method and path, who may call it, its input (documented
- * by Schemas, decoded at step 4 of the order of checks), its output Schema, the catalogue codes it may
- * answer, whether `Idempotency-Key` applies, and its use case. The route table, the OpenAPI document
- * (core/pipeline/openapi.ts) and the typed client (adapters/http/client.ts) all come from these values.
+ * An operation, declared once as data: its name, method and path, who may call it, its input (Schemas,
+ * decoded at step 4 of the order of checks: by default with those very Schemas), its output Schema, the
+ * catalogue codes it may answer, whether `Idempotency-Key` applies, and its use case. The declaration holds
+ * itself to its word: the use case may fail only with the codes it declares (and its caller kind's order of
+ * checks' own), so the OpenAPI document (core/pipeline/openapi.ts), the route table and the typed client
+ * (adapters/http/client.ts), which all come from these values, say what the operation does.
  */
 import type { Context, Effect, Either, Schema } from "effect"
 import type { ApiError } from "../errors.ts"
 import type { AnyErrorClass } from "../shared/api-error.ts"
+import type { CheckErrorOf } from "./caller-errors.ts"
+import { decodeInput } from "./decode.ts"
 import type { AccountPrincipal, Guard, KeyPrincipal, PartnerPrincipal } from "./authenticate.ts"
 import type { Json } from "../shared/json.ts"
 import type { Role } from "../keys/model.ts"
@@ -42,14 +46,43 @@ export interface Answer {
 /** A catalogue error class (for the document: its code and status). */
 export type ErrorClass = AnyErrorClass
 
-/** A path or query parameter. */
-export interface Parameter {
-  readonly name: string
+/**
+ * A path or query parameter, decoded by its Schema from the text of the path or query (a number's Schema
+ * decodes from a string: `Schema.NumberFromString`, `Limit()`). A path value its Schema refuses names nothing:
+ * `404 not_found`; a query value it refuses is `400 invalid_request` naming the parameter.
+ */
+export interface Parameter<Name extends string = string, S extends Schema.Schema.Any = Schema.Schema<any, any>> {
+  readonly name: Name
   readonly in: "path" | "query"
   readonly description: string
-  readonly schema: Schema.Schema<any, any>
+  readonly schema: S
   readonly required: boolean
 }
+
+/** The decoded query of an operation's declared query parameters (each one optional: absent when not given). */
+export type QueryOf<P extends ReadonlyArray<Parameter<string, Schema.Schema.Any>>> = {
+  readonly [K in P[number] as K["in"] extends "query" ? K["name"] : never]?: Schema.Schema.Type<K["schema"]>
+}
+
+/** The body's decoded type (undefined for an operation that reads none). */
+export type BodyOf<B> = B extends Schema.Schema.Any ? Schema.Schema.Type<B> : undefined
+
+/**
+ * The input of an operation that declares no `decode`: its body, path and query, each decoded by its declared
+ * Schema, and the request's raw input (base URL, `Idempotency-Key`, headers) beside them.
+ */
+export interface Decoded<Body = unknown, Query = Readonly<Record<string, unknown>>> {
+  readonly body: Body
+  /** The path's values, each one its parameter's Schema accepted. */
+  readonly params: Readonly<Record<string, string>>
+  readonly query: Query
+  readonly raw: RawInput
+}
+
+/** The errors a use case of caller `C` with declared `errors` may fail with. */
+export type ErrorsOf<Errors extends ReadonlyArray<ErrorClass>, C extends Caller> =
+  | InstanceType<Errors[number]>
+  | CheckErrorOf<C["_tag"]>
 
 /** What step 4 hands over: the parsed body (a JSON object; absent on reads), the path and the query. */
 export interface RawInput {
@@ -72,6 +105,7 @@ export interface Operation<
   Name extends string = string,
   Path extends string = string,
   C extends Caller = Caller,
+  Errors extends ReadonlyArray<ErrorClass> = ReadonlyArray<ErrorClass>,
 > {
   /** Stable name (`verify.start`): the OpenAPI operationId and the typed client's method. */
   readonly name: Name
@@ -86,8 +120,9 @@ export interface Operation<
   /** The body as documented; undefined for operations that read none (the body is then not parsed at all). */
   readonly body: Schema.Schema<any, any> | undefined
   /**
-   * Step 4: the request into the use case's input, or the catalogue error. Written by hand where measured
-   * to matter; a property test holds it to `body` (test/core/verify/operations.test.ts).
+   * Step 4: the request into the use case's input, or the catalogue error. Declared by default from `body` and
+   * `parameters` (`decodeInput` of core/pipeline/decode.ts); written by hand only where measured to matter,
+   * held to `body` by a property test (test/core/verify/operations.test.ts).
    */
   readonly decode: (raw: RawInput) => Either.Either<Input, ApiError>
   readonly output: Schema.Schema<Output, any>
@@ -100,13 +135,20 @@ export interface Operation<
    * call does. True unless said (reads included); `Idempotency-Key` applies to writes either way.
    */
   readonly repeatable?: boolean
-  /** Codes of its own it may answer, beyond the order of checks' shared ones. */
-  readonly errors: ReadonlyArray<ErrorClass>
+  /**
+   * Codes of its own it may answer, beyond the order of checks' shared ones: `run` and `locate` fail with
+   * these (and the caller kind's checks: core/pipeline/caller-errors.ts) and nothing else.
+   */
+  readonly errors: Errors
   /** `Idempotency-Key` applies (writes). */
   readonly idempotent: boolean
   /** The use case's service, looked up once when the routes are built. */
   readonly service: Context.Tag<any, Service>
-  readonly run: (service: Service, principal: PrincipalOf<C>, input: Input) => Effect.Effect<Output, unknown, R>
+  readonly run: (
+    service: Service,
+    principal: PrincipalOf<C>,
+    input: Input,
+  ) => Effect.Effect<Output, NoInfer<ErrorsOf<Errors, C>>, R>
   /**
    * An account operation's own 404 step: the record its path names (`{id}`) is the token's account's, else
    * `404 not_found`. Runs before the input is read (DECISIONS 10: 404 before the operation's 400s).
@@ -115,24 +157,55 @@ export interface Operation<
     service: Service,
     principal: PrincipalOf<C>,
     params: Readonly<Record<string, string>>,
-  ) => Effect.Effect<unknown, unknown, R>
+  ) => Effect.Effect<unknown, NoInfer<ErrorsOf<Errors, C>>, R>
 }
 
 /** An operation of any types, as the route table and the document take them. */
-export type AnyOperation = Operation<any, any, any, any, string, string, any>
+export type AnyOperation = Operation<any, any, any, any, string, string, any, any>
 
-/** Declares an operation, checking its parts against each other. */
-export const operation = <
+/** An operation as declared: `decode` may be left out, to decode the body and parameters by their Schemas. */
+export type Declaration<
   Service,
   Input,
   Output,
   R,
-  const Name extends string,
-  const Path extends string,
-  const C extends Caller,
+  Name extends string,
+  Path extends string,
+  C extends Caller,
+  Errors extends ReadonlyArray<ErrorClass>,
+> = Omit<Operation<Service, Input, Output, R, Name, Path, C, Errors>, "decode" | "body" | "parameters"> & {
+  readonly parameters: ReadonlyArray<Parameter<string, Schema.Schema.Any>>
+  readonly body: Schema.Schema.Any | undefined
+  readonly decode?: (raw: RawInput) => Either.Either<Input, ApiError>
+}
+
+/**
+ * Declares an operation, checking its parts against each other: the use case fails only with the declared
+ * `errors` (and its caller kind's checks'), and without a `decode` its input is `Decoded`: the body and the
+ * parameters decoded by their Schemas.
+ */
+export const operation = <
+  Service,
+  const Body extends Schema.Schema.Any | undefined,
+  const Params extends ReadonlyArray<Parameter<string, Schema.Schema.Any>>,
+  Input = Decoded<BodyOf<Body>, QueryOf<Params>>,
+  Output = unknown,
+  R = never,
+  const Name extends string = string,
+  const Path extends string = string,
+  const C extends Caller = Caller,
+  const Errors extends ReadonlyArray<ErrorClass> = readonly [],
 >(
-  op: Operation<Service, Input, Output, R, Name, Path, C>,
-): Operation<Service, Input, Output, R, Name, Path, C> => op
+  op:
+    & Declaration<Service, Input, Output, R, Name, Path, C, Errors>
+    & { readonly body: Body; readonly parameters: Params }
+    // A use case that takes anything but `Decoded` needs the `decode` that makes it.
+    & ([Decoded<BodyOf<Body>, QueryOf<Params>>] extends [Input] ? unknown
+      : { readonly decode: (raw: RawInput) => Either.Either<Input, ApiError> }),
+): Operation<Service, Input, Output, R, Name, Path, C, Errors> =>
+  (op.decode === undefined
+    ? { ...op, decode: decodeInput(op.body, op.parameters, op.caller._tag === "Account") }
+    : op) as unknown as Operation<Service, Input, Output, R, Name, Path, C, Errors>
 
 /** The path parameters of an OpenAPI path: `/v1/verify/{id}/resend` has `{ id: string }`. */
 export type PathParams<Path extends string> = Path extends `${string}{${infer P}}${infer Rest}`

@@ -3,14 +3,15 @@ import { Schema } from "effect"
 import {
   accountParameter,
   applicationParameter,
-  body,
   consoleCaller as console,
   consoleCreated as created,
   consoleDone as done,
-  raw,
 } from "../console/operations.ts"
 import { NotFound } from "../errors.ts"
 import { type AnyOperation, operation } from "../pipeline/operation.ts"
+import { consoleBody } from "../shared/fields.ts"
+import { SaudiMobileFromString } from "../shared/phone.ts"
+import { SettingsChange } from "./settings.ts"
 import { VerifyConsole } from "./console.ts"
 
 const GuardSettings = Schema.Struct({
@@ -38,13 +39,12 @@ export const verifyConsoleOperations = [
     caller: console,
     answer: done,
     parameters: [applicationParameter],
-    body: Schema.partial(VerifySettingsOutput),
-    decode: raw,
+    body: SettingsChange,
     output: VerifySettingsOutput,
     errors: [NotFound],
     idempotent: false,
     service: VerifyConsole,
-    run: (c, _, r) => c.putVerifySettings(r.params.application, body(r)),
+    run: (c, _, input) => c.putVerifySettings(input.params.application, input.body),
   }),
   operation({
     name: "console.sandbox_destinations.add",
@@ -54,12 +54,13 @@ export const verifyConsoleOperations = [
     caller: console,
     answer: created,
     parameters: [accountParameter],
-    body: Schema.Struct({ to: Schema.String }),
-    decode: raw,
+    body: consoleBody({
+      to: SaudiMobileFromString.annotations({ description: "A Saudi mobile number, in any accepted form" }),
+    }),
     output: Schema.Struct({ to: Schema.String }),
     errors: [NotFound],
     idempotent: false,
     service: VerifyConsole,
-    run: (c, _, r) => c.addSandboxDestination(r.params.account, body(r)),
+    run: (c, _, input) => c.addSandboxDestination(input.params.account, input.body),
   }),
 ] as const satisfies ReadonlyArray<AnyOperation>

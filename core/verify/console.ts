@@ -3,12 +3,10 @@ import { Effect, Option } from "effect"
 import { Transactor } from "../../ports/store/transactor.ts"
 import { SandboxDestinationsRepo, VerifySettingsRepo } from "../../ports/store/verify.ts"
 import { Console } from "../console/service.ts"
-import { InvalidRequest } from "../errors.ts"
-import type { Json } from "../shared/json.ts"
 import { parseSaudiMobile } from "../shared/phone.ts"
 import { untracedStacks } from "../shared/tracing.ts"
 import { Verify } from "./service.ts"
-import { updateSettings } from "./settings.ts"
+import { type SettingsChange, updateSettings } from "./settings.ts"
 
 export class VerifyConsole extends Effect.Service<VerifyConsole>()("core/VerifyConsole", {
   effect: Effect.gen(function* () {
@@ -19,10 +17,10 @@ export class VerifyConsole extends Effect.Service<VerifyConsole>()("core/VerifyC
     const verify = yield* Verify
 
     const putVerifySettings = Effect.fn("VerifyConsole.putVerifySettings", untracedStacks)(
-      function* (applicationId: string, body: Json) {
+      function* (applicationId: string, change: SettingsChange) {
         const app = yield* operator.application(applicationId)
         return yield* tx.withTransaction(Effect.gen(function* () {
-          const next = yield* updateSettings(yield* verify.settingsOf(app), body)
+          const next = updateSettings(yield* verify.settingsOf(app), change)
           yield* settings.put(app.id, next)
           return next
         }))
@@ -30,17 +28,12 @@ export class VerifyConsole extends Effect.Service<VerifyConsole>()("core/VerifyC
     )
 
     const addSandboxDestination = Effect.fn("VerifyConsole.addSandboxDestination", untracedStacks)(
-      function* (accountId: string, body: Json) {
+      function* (accountId: string, input: { readonly to: string }) {
         const owner = yield* operator.account(accountId)
-        const to = typeof body.to === "string" ? parseSaudiMobile(body.to) : Option.none()
-        if (Option.isNone(to)) {
-          return yield* new InvalidRequest({
-            message: "`to` must be a Saudi mobile number.",
-            fields: { to: "invalid" },
-          })
-        }
-        yield* sandbox.add(owner.id, to.value)
-        return { to: to.value }
+        // Held by the operation's Schema to a number in an accepted form: anything else is a defect.
+        const to = Option.getOrThrowWith(parseSaudiMobile(input.to), () => new Error("not a Saudi mobile number"))
+        yield* sandbox.add(owner.id, to)
+        return { to }
       },
     )
 

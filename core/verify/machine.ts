@@ -18,11 +18,16 @@ export type Command =
 
 export type Refusal = NotResendable | NotCancelable | ResendLimitReached
 
-export interface Decision {
+/** The refusals a command may meet: only a resend and a cancel are ever refused. */
+export type RefusalOf<C extends Command> = C extends { readonly _tag: "Resend" } ? NotResendable | ResendLimitReached
+  : C extends { readonly _tag: "Cancel" } ? NotCancelable
+  : never
+
+export interface Decision<F extends Refusal = Refusal> {
   readonly next: Verification
   readonly events: ReadonlyArray<VerificationEvent>
   /** Set when the command is refused; `next` and `events` still hold (expiry found by the command). */
-  readonly refusal?: Refusal
+  readonly refusal?: F
 }
 
 const isTerminal = (v: Verification) => terminalStatuses.has(v.status)
@@ -50,7 +55,12 @@ const check = (v: Verification, matches: boolean, now: Millis): Decision => {
   return same({ ...v, attempts, updatedAt: now })
 }
 
-export const decide = (v: Verification, command: Command, now: Millis): Decision => {
+/** The decision on one command; its refusal, if any, is one that command may meet (`RefusalOf`). */
+export const decide: <C extends Command>(v: Verification, command: C, now: Millis) => Decision<RefusalOf<C>> = ((
+  v: Verification,
+  command: Command,
+  now: Millis,
+): Decision => {
   if (isTerminal(v)) {
     switch (command._tag) {
       case "Resend":
@@ -90,4 +100,4 @@ export const decide = (v: Verification, command: Command, now: Millis): Decision
         updatedAt: now,
       })
   }
-}
+}) as <C extends Command>(v: Verification, command: C, now: Millis) => Decision<RefusalOf<C>>

@@ -125,14 +125,14 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
      * (check, cancel, a read that finds expiry). When another request moved the verification in between,
      * it decides again on what that request left. A refusal is answered once the decision is stored.
      */
-    const apply = (p: KeyPrincipal, id: string, command: (v: Verification) => Command) =>
+    const apply = <C extends Command>(p: KeyPrincipal, id: string, command: (v: Verification) => C) =>
       Effect.gen(function* () {
         for (let attempt = 0;; attempt++) {
           const v = yield* loadOwn(p, id, false)
           const now = yield* Clock.currentTimeMillis
           const d = decide(v, command(v), now)
           if (yield* persist(p.application, v, d, now)) {
-            if (d.refusal) return yield* d.refusal
+            if (d.refusal) return yield* Effect.fail(d.refusal)
             return verificationJson(d.next)
           }
           // Each lost race means another request moved the verification on; it has few states to pass through.

@@ -2,11 +2,11 @@
  * The wallet in the account API (DECISIONS 10, 11, 12): the read, a top-up link, a proforma. Owners and admins
  * only; the two creates answer 201 and are not repeatable (each call makes a new record).
  */
-import { Effect, Either, Schema } from "effect"
+import { Effect, Schema } from "effect"
 import { ownerOrAdmin } from "../accounts/callers.ts"
 import { InvalidRequest, NotFound } from "../errors.ts"
 import { Fields as FieldLimits } from "../limits.ts"
-import { decodeWith, ErrorCode } from "../pipeline/decode.ts"
+import { ErrorCode } from "../pipeline/decode.ts"
 import { type AnyOperation, operation } from "../pipeline/operation.ts"
 import { withoutControlCharacters } from "../shared/names.ts"
 import { ProformaOutput, TopupAmount, TopupLinkOutput, WalletOutput } from "./operations.ts"
@@ -17,7 +17,6 @@ const done = { status: 200, envelope: "data" } as const
 const created = { status: 201, envelope: "data" } as const
 
 export const TopupLinkBody = Schema.Struct({ amount_halalas: TopupAmount })
-const decodeTopupLink = decodeWith(TopupLinkBody)
 
 /** A Saudi VAT registration number: 15 digits, the first and the last `3` (DECISIONS 16). */
 export const VatNumber = Schema.String.pipe(Schema.pattern(/^3\d{13}3$/)).annotations({
@@ -35,7 +34,6 @@ export const ProformaBody = Schema.Struct({
     address: Schema.optional(Text(500)),
   }),
 })
-const decodeProforma = decodeWith(ProformaBody)
 
 export const walletAccountOperations = [
   operation({
@@ -47,7 +45,6 @@ export const walletAccountOperations = [
     answer: done,
     parameters: [],
     body: undefined,
-    decode: () => Either.right(undefined),
     output: WalletOutput,
     returns:
       "The wallet: balance_halalas, state, codes_left, the Riyadh month's spend, projection and spend by product, days_left, the low-balance alert, auto top-up, card and last top-up.",
@@ -65,7 +62,6 @@ export const walletAccountOperations = [
     answer: created,
     parameters: [],
     body: TopupLinkBody,
-    decode: ({ body }) => Either.map(decodeTopupLink(body ?? {}), (b) => b.amount_halalas),
     output: TopupLinkOutput,
     returns:
       "The top-up link: id, url to pay at, status open, amount_halalas, vat_halalas, total_halalas, expires_at (24 hours) and created_at.",
@@ -73,7 +69,7 @@ export const walletAccountOperations = [
     errors: [InvalidRequest],
     idempotent: true,
     service: WalletTopups,
-    run: (t, p, amount: number) => t.createLink(p.account.id, amount),
+    run: (t, p, input) => t.createLink(p.account.id, input.body.amount_halalas),
   }),
   operation({
     name: "wallet.proformas.create",
@@ -84,7 +80,6 @@ export const walletAccountOperations = [
     answer: created,
     parameters: [],
     body: ProformaBody,
-    decode: ({ body }) => decodeProforma(body ?? {}),
     output: ProformaOutput,
     returns:
       "The proforma: id, number PF-YYYY-NNNNNN, status open, amounts with vat_percent 15, the buyer, the bank's iban and the reference to quote, issued_at and expires_at (14 days).",
@@ -92,7 +87,7 @@ export const walletAccountOperations = [
     errors: [InvalidRequest],
     idempotent: true,
     service: WalletTopups,
-    run: (t, p, input) => t.createProforma(p.account.id, input),
+    run: (t, p, input) => t.createProforma(p.account.id, input.body),
   }),
   operation({
     name: "wallet.proformas.pdf",
@@ -103,7 +98,6 @@ export const walletAccountOperations = [
     answer: done,
     parameters: [{ name: "id", in: "path", description: "The proforma's id", schema: Schema.UUID, required: true }],
     body: undefined,
-    decode: (r) => Either.right(r.params.id),
     output: Schema.Unknown,
     produces: ["application/pdf"],
     returns: "The proforma as a PDF file (application/pdf): number, buyer, amount, VAT, total, IBAN and reference.",
@@ -111,8 +105,8 @@ export const walletAccountOperations = [
     idempotent: false,
     service: WalletTopups,
     locate: (t, p, params) => t.proformaOf(p.account.id, params.id ?? ""),
-    run: (t, p, id: string) =>
-      Effect.map(t.proformaPdf(p.account.id, id), (pdf) => ({
+    run: (t, p, input) =>
+      Effect.map(t.proformaPdf(p.account.id, input.params.id), (pdf) => ({
         status: 200,
         body: pdf.bytes,
         headers: {

@@ -4,9 +4,6 @@ import { Secrets } from "../../ports/secrets.ts"
 import { Transactor } from "../../ports/store/transactor.ts"
 import { WalletRepo } from "../../ports/store/wallet.ts"
 import { Console } from "../console/service.ts"
-import { Fields as FieldLimits } from "../limits.ts"
-import { FieldReader } from "../shared/fields.ts"
-import type { Json } from "../shared/json.ts"
 import { untracedStacks } from "../shared/tracing.ts"
 import { readWallet } from "./read.ts"
 
@@ -29,16 +26,13 @@ export class WalletConsole extends Effect.Service<WalletConsole>()("core/WalletC
 
     /** A top-up by the operator (method `console`). */
     const creditWallet = Effect.fn("WalletConsole.creditWallet", untracedStacks)(
-      function* (accountId: string, body: Json) {
+      function* (accountId: string, input: { readonly amount_halalas: number }) {
         const owner = yield* operator.account(accountId)
-        const f = new FieldReader(body)
-        const amount = f.integer("amount_halalas", { required: true, min: 1, max: FieldLimits.maxCreditHalalas })
-        if (f.error) return yield* f.error
         yield* wallet.topUp({
           id: yield* secrets.uuid,
           accountId: owner.id,
           method: "console",
-          amountHalalas: amount!,
+          amountHalalas: input.amount_halalas,
           at: yield* Clock.currentTimeMillis,
         })
         return yield* readWallet(owner.id)

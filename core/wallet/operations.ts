@@ -2,13 +2,13 @@
  * The wallet's console operations (DECISIONS 2, 14): a credit, the wallet's settings, a proforma settled;
  * and the outputs the account API's wallet operations share with them.
  */
-import { Either, Schema } from "effect"
-import { accountParameter, body, consoleCaller as console, consoleDone as done, raw } from "../console/operations.ts"
+import { Schema } from "effect"
+import { accountParameter, consoleCaller as console, consoleDone as done } from "../console/operations.ts"
 import { InvalidRequest, NotFound } from "../errors.ts"
 import { InvalidState } from "../accounts/errors.ts"
 import { Fields as FieldLimits, Wallet } from "../limits.ts"
-import { decodeWith } from "../pipeline/decode.ts"
 import { type AnyOperation, operation } from "../pipeline/operation.ts"
+import { consoleBody } from "../shared/fields.ts"
 import { WalletConsole } from "./console.ts"
 import { WalletTopups } from "./topups.ts"
 
@@ -79,8 +79,6 @@ export const SettingsBody = Schema.Struct({
     { exact: true },
   ),
 })
-const decodeSettings = decodeWith(SettingsBody)
-const decodeEmpty = decodeWith(Schema.Struct({}))
 
 const idParameter = {
   name: "id",
@@ -99,13 +97,12 @@ export const walletConsoleOperations = [
     caller: console,
     answer: done,
     parameters: [accountParameter],
-    body: Schema.Struct({ amount_halalas: Schema.Int.pipe(Schema.between(1, FieldLimits.maxCreditHalalas)) }),
-    decode: raw,
+    body: consoleBody({ amount_halalas: Schema.Int.pipe(Schema.between(1, FieldLimits.maxCreditHalalas)) }),
     output: WalletOutput,
     errors: [NotFound],
     idempotent: false,
     service: WalletConsole,
-    run: (c, _, r) => c.creditWallet(r.params.account, body(r)),
+    run: (c, _, input) => c.creditWallet(input.params.account, input.body),
   }),
   operation({
     name: "console.wallet.settings",
@@ -117,12 +114,11 @@ export const walletConsoleOperations = [
     answer: done,
     parameters: [accountParameter],
     body: SettingsBody,
-    decode: (r) => Either.map(decodeSettings(r.body ?? {}), (patch) => ({ account: r.params.account, patch })),
     output: WalletOutput,
     errors: [InvalidRequest, NotFound],
     idempotent: false,
     service: WalletConsole,
-    run: (c, _, input) => c.updateSettings(input.account, input.patch),
+    run: (c, _, input) => c.updateSettings(input.params.account, input.body),
   }),
   operation({
     name: "console.proformas.settle",
@@ -133,11 +129,10 @@ export const walletConsoleOperations = [
     answer: done,
     parameters: [idParameter],
     body: Schema.Struct({}),
-    decode: (r) => Either.map(decodeEmpty(r.body ?? {}), () => r.params.id),
     output: ProformaOutput,
     errors: [InvalidRequest, NotFound, InvalidState],
     idempotent: false,
     service: WalletTopups,
-    run: (t, _, id: string) => t.settleProforma(id),
+    run: (t, _, input) => t.settleProforma(input.params.id),
   }),
 ] as const satisfies ReadonlyArray<AnyOperation>

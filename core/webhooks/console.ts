@@ -6,12 +6,11 @@ import { WebhookDeliveriesRepo, type WebhookDelivery } from "../../ports/store/w
 import { type EndpointOwner, WebhookEndpointsRepo } from "../../ports/store/webhook-endpoints.ts"
 import type { Application } from "../accounts/model.ts"
 import { Console } from "../console/service.ts"
-import { InvalidRequest, notFound } from "../errors.ts"
-import { Fields as FieldLimits, Lists } from "../limits.ts"
-import type { Json } from "../shared/json.ts"
+import { notFound } from "../errors.ts"
+import { Lists } from "../limits.ts"
+import { fieldsRefused } from "../pipeline/decode.ts"
 import { isUuid } from "../shared/brands.ts"
-import { FieldReader } from "../shared/fields.ts"
-import { DefaultRehearsalEvent, isKnownEvent, isVerificationEvent } from "./events.ts"
+import { DefaultRehearsalEvent, isVerificationEvent } from "./events.ts"
 import { newEndpointSecret, newWebhookId } from "./envelope.ts"
 import { deliveryJson, logJson } from "./render.ts"
 import { sampleData } from "./samples.ts"
@@ -19,6 +18,19 @@ import { checkedAddresses, urlProblem } from "./url-policy.ts"
 import { untracedStacks } from "../shared/tracing.ts"
 
 export type OwnerKind = EndpointOwner["kind"]
+
+/** An endpoint as its Schema decodes it (core/webhooks/operations.ts); `events` only an account's. */
+export interface EndpointInput {
+  readonly url: string
+  readonly events?: ReadonlyArray<string>
+}
+
+/** The delivery log's query: exactly one owner, and how many (`limit`). */
+export interface DeliveriesQuery {
+  readonly application?: string
+  readonly account?: string
+  readonly limit?: number
+}
 
 export class WebhookConsole extends Effect.Service<WebhookConsole>()("core/WebhookConsole", {
   effect: Effect.gen(function* () {
@@ -46,47 +58,38 @@ export class WebhookConsole extends Effect.Service<WebhookConsole>()("core/Webho
         )
 
     const putEndpoint = Effect.fn("WebhookConsole.putEndpoint", untracedStacks)(
-      function* (kind: OwnerKind, id: string, body: Json, allowPrivate: boolean) {
+      function* (kind: OwnerKind, id: string, input: EndpointInput, allowPrivate: boolean) {
         const { owner } = yield* ownerOf(kind, id)
-        const f = new FieldReader(body)
-        const url = f.string("url", { required: true, max: FieldLimits.maxUrlLength })
-        const problem = url === undefined ? undefined : urlProblem(url, allowPrivate)
-        if (problem !== undefined) f.refuse("url", problem)
-        else if (url !== undefined && !allowPrivate) {
+        const { url } = input
+        const refused: Record<string, string> = {}
+        const problem = urlProblem(url, allowPrivate)
+        if (problem !== undefined) refused.url = problem
+        else if (!allowPrivate) {
           // A name that does not resolve yet is accepted: each delivery checks it again (url-policy.ts).
           const target = yield* Effect.either(Effect.provideService(checkedAddresses(url), DnsResolver, dns))
           if (Either.isLeft(target) && target.left.reason === "not_public") {
-            f.refuse(
-              "url",
-              `must not resolve to a loopback, private or otherwise non-public address (it resolves to ${target.left.address})`,
-            )
+            refused.url =
+              `must not resolve to a loopback, private or otherwise non-public address (it resolves to ${target.left.address})`
           }
         }
-        const events = kind === "account" ? [...new Set(f.stringArray("events") ?? [])] : []
+        const events = kind === "account" ? [...new Set(input.events ?? [])] : []
         const refusedEvent = events.find((e) => !isVerificationEvent(e))
-        if (refusedEvent !== undefined) {
-          f.refuse("events", `only verification.* events may be named, not ${refusedEvent}`)
-        }
-        if (f.error) return yield* f.error
+        if (refusedEvent !== undefined) refused.events = `only verification.* events may be named, not ${refusedEvent}`
+        const names = Object.keys(refused)
+        if (names.length > 0) return yield* fieldsRefused(refused, Object.fromEntries(names.map((n) => [n, "invalid"])))
         const existing = yield* endpoints.get(owner)
         const secret = Option.isSome(existing)
           ? secrets.unseal(existing.value.secret)
           : yield* provided(newEndpointSecret)
-        yield* endpoints.put({ owner, url: url!, secret: secrets.seal(secret), events })
-        return kind === "account" ? { url: url!, secret, events } : { url: url!, secret }
+        yield* endpoints.put({ owner, url, secret: secrets.seal(secret), events })
+        return kind === "account" ? { url, secret, events } : { url, secret }
       },
     )
 
     const rehearse = Effect.fn("WebhookConsole.rehearse", untracedStacks)(
-      function* (kind: OwnerKind, id: string, body: Json) {
+      function* (kind: OwnerKind, id: string, input: { readonly event?: string }) {
         const { owner, application, accountId } = yield* ownerOf(kind, id)
-        const event = body.event === undefined || body.event === null ? DefaultRehearsalEvent : body.event
-        if (typeof event !== "string" || !isKnownEvent(event)) {
-          return yield* new InvalidRequest({
-            message: "`event` must name an event of the catalogue.",
-            fields: { event: "unknown event" },
-          })
-        }
+        const event = input.event ?? DefaultRehearsalEvent
         if (Option.isNone(yield* endpoints.get(owner))) return yield* notFound
         const now = yield* Clock.currentTimeMillis
         const delivery: WebhookDelivery = {
@@ -108,26 +111,17 @@ export class WebhookConsole extends Effect.Service<WebhookConsole>()("core/Webho
       },
     )
 
-    const list = Effect.fn("WebhookConsole.list", untracedStacks)(function* (query: URLSearchParams) {
-      const application = query.get("application")
-      const account = query.get("account")
-      if ((application === null) === (account === null)) {
-        return yield* new InvalidRequest({
-          message: "Name exactly one of `application` and `account`.",
-          fields: { [application === null ? "application" : "account"]: "name exactly one of application and account" },
-        })
-      }
-      const limitText = query.get("limit")
-      const limit = limitText === null ? Lists.defaultLimit : Number(limitText)
-      if (!Number.isSafeInteger(limit) || limit < 1 || limit > Lists.maxLimit) {
-        return yield* new InvalidRequest({
-          message: "`limit` is out of bounds.",
-          fields: { limit: `1 to ${Lists.maxLimit}` },
-        })
+    const list = Effect.fn("WebhookConsole.list", untracedStacks)(function* (query: DeliveriesQuery) {
+      const { application, account } = query
+      if ((application === undefined) === (account === undefined)) {
+        return yield* fieldsRefused(
+          { [application === undefined ? "application" : "account"]: "name exactly one of application and account" },
+          { [application === undefined ? "application" : "account"]: "invalid" },
+        )
       }
       const { owner } =
-        yield* (application !== null ? ownerOf("application", application) : ownerOf("account", account!))
-      return (yield* deliveries.list(owner, limit)).map(logJson)
+        yield* (application !== undefined ? ownerOf("application", application) : ownerOf("account", account!))
+      return (yield* deliveries.list(owner, query.limit ?? Lists.defaultLimit)).map(logJson)
     })
 
     const replay = Effect.fn("WebhookConsole.replay", untracedStacks)(function* (deliveryId: string) {

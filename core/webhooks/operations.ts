@@ -1,19 +1,20 @@
 /**
  * The console's webhook operations (DECISIONS 2), each declared once: endpoints of applications and
- * accounts, rehearsals, the delivery log, replays. The console checks its own fields (with console
- * messages); the body Schemas here document them.
+ * accounts, rehearsals, the delivery log, replays. Bodies and the log's query decode through the Schemas here
+ * (a console body: other fields ignored, `null` as not given); where an URL may point is the use case's.
  */
-import { Effect, Either, Schema } from "effect"
+import { Effect, Schema } from "effect"
 import { InvalidRequest, NotFound } from "../errors.ts"
+import { Limit } from "../accounts/lists.ts"
 import { Fields as FieldLimits, Lists } from "../limits.ts"
-import { type AnyOperation, operation, type Parameter, type RawInput } from "../pipeline/operation.ts"
+import { type AnyOperation, operation, type Parameter } from "../pipeline/operation.ts"
+import { check, consoleBody, NonBlank, oneField, Text } from "../shared/fields.ts"
 import { type OwnerKind, WebhookConsole } from "./console.ts"
+import { isKnownEvent } from "./events.ts"
 import { WebhookPolicy } from "./url-policy.ts"
 
 const console = { _tag: "Console" } as const
 const done = { status: 200, envelope: "data" } as const
-const raw = (r: RawInput) => Either.right(r)
-const body = (r: RawInput) => r.body ?? {}
 
 const ownerParameter = (name: string, description: string): Parameter => ({
   name,
@@ -49,10 +50,15 @@ const EndpointOutput = Schema.Struct({
   events: Schema.optional(Schema.Array(Schema.String)),
 })
 
-const Url = Schema.String.pipe(Schema.maxLength(FieldLimits.maxUrlLength))
-const EndpointBody = Schema.Struct({ url: Url })
-/** An account's endpoint names the verification events it takes (default: all). */
-const AccountEndpointBody = Schema.Struct({ url: Url, events: Schema.optional(Schema.Array(Schema.String)) })
+const Url = NonBlank(Text(FieldLimits.maxUrlLength))
+const EndpointBody = consoleBody({ url: Url })
+/** An account's endpoint names the verification events it takes (default: none). */
+const AccountEndpointBody = consoleBody({ url: Url, events: Schema.optional(oneField(Schema.Array(Schema.String))) })
+const RehearsalBody = consoleBody({
+  event: Schema.optional(
+    Schema.String.pipe(check(isKnownEvent, "must name an event of the catalogue")),
+  ),
+})
 
 const ownerOperations = <const Kind extends OwnerKind, const Segment extends string>(kind: Kind, segment: Segment) => {
   const parameter = ownerParameter(kind, `The ${kind} id`)
@@ -66,13 +72,15 @@ const ownerOperations = <const Kind extends OwnerKind, const Segment extends str
       answer: done,
       parameters: [parameter],
       body: kind === "account" ? AccountEndpointBody : EndpointBody,
-      decode: raw,
       output: EndpointOutput,
       errors: [NotFound],
       idempotent: false,
       service: WebhookConsole,
-      run: (w, _, r) =>
-        Effect.flatMap(WebhookPolicy, (policy) => w.putEndpoint(kind, r.params[kind], body(r), policy.allowPrivate)),
+      run: (w, _, input) =>
+        Effect.flatMap(
+          WebhookPolicy,
+          (policy) => w.putEndpoint(kind, input.params[kind], input.body, policy.allowPrivate),
+        ),
     }),
     operation({
       name: `console.${segment}.webhook.test`,
@@ -82,13 +90,12 @@ const ownerOperations = <const Kind extends OwnerKind, const Segment extends str
       caller: console,
       answer: done,
       parameters: [parameter],
-      body: Schema.Struct({ event: Schema.optional(Schema.String) }),
-      decode: raw,
+      body: RehearsalBody,
       output: Schema.Struct({ delivery_id: Schema.UUID, webhook_id: Schema.String }),
       errors: [NotFound],
       idempotent: false,
       service: WebhookConsole,
-      run: (w, _, r) => w.rehearse(kind, r.params[kind], body(r)),
+      run: (w, _, input) => w.rehearse(kind, input.params[kind], input.body),
     }),
   ] as const
 }
@@ -104,23 +111,23 @@ export const webhookOperations = [
     caller: console,
     answer: done,
     parameters: [
-      { name: "application", in: "query", description: "An application id", schema: Schema.UUID, required: false },
-      { name: "account", in: "query", description: "An account id", schema: Schema.UUID, required: false },
+      // Any text: one that names no application or account is `404`, as an unknown id.
+      { name: "application", in: "query", description: "An application id", schema: Schema.String, required: false },
+      { name: "account", in: "query", description: "An account id", schema: Schema.String, required: false },
       {
         name: "limit",
         in: "query",
         description: `At most this many (1 to ${Lists.maxLimit}, default ${Lists.defaultLimit})`,
-        schema: Schema.Int,
+        schema: Limit(),
         required: false,
       },
     ],
     body: undefined,
-    decode: raw,
     output: Schema.Array(DeliveryOutput),
     errors: [NotFound, InvalidRequest],
     idempotent: false,
     service: WebhookConsole,
-    run: (w, _, r) => w.list(r.query),
+    run: (w, _, input) => w.list(input.query),
   }),
   operation({
     name: "console.webhook_deliveries.replay",
@@ -131,11 +138,10 @@ export const webhookOperations = [
     answer: done,
     parameters: [ownerParameter("delivery", "The delivery id")],
     body: undefined,
-    decode: raw,
     output: DeliveryOutput,
     errors: [NotFound],
     idempotent: false,
     service: WebhookConsole,
-    run: (w, _, r) => w.replay(r.params.delivery),
+    run: (w, _, input) => w.replay(input.params.delivery),
   }),
 ] as const satisfies ReadonlyArray<AnyOperation>

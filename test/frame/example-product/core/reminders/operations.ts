@@ -1,6 +1,5 @@
 /** The Reminders operations, each declared once: routes, decoding, the document and the client come from them. */
-import { Effect, Either, Schema } from "effect"
-import { decodeWith } from "../pipeline/decode.ts"
+import { Effect, Schema } from "effect"
 import { operation } from "../pipeline/operation.ts"
 import { TooManyReminders } from "./errors.ts"
 import { type Reminder, ReminderLimits } from "./model.ts"
@@ -10,7 +9,6 @@ const ScheduleBody = Schema.Struct({
   text: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(ReminderLimits.maxTextLength)),
   due_in_seconds: Schema.Int.pipe(Schema.between(1, ReminderLimits.maxDelaySeconds)),
 })
-const decodeSchedule = decodeWith(ScheduleBody)
 
 const ReminderOutput = Schema.Struct({
   id: Schema.String,
@@ -29,13 +27,14 @@ export const remindersOperations = [
     caller: { _tag: "Key", guard: { audience: "application", scope: "reminders:write" } },
     answer: { status: 201, envelope: "bare" },
     parameters: [],
+    // No `decode`: the declared Schema decodes the body (refused fields come back in `fields` and `errors`).
     body: ScheduleBody,
-    decode: ({ body }) => Either.map(decodeSchedule(body), (b) => ({ text: b.text, dueInSeconds: b.due_in_seconds })),
     output: ReminderOutput,
     errors: [TooManyReminders],
     idempotent: true,
     service: Reminders,
-    run: (reminders, p, input) => Effect.map(reminders.schedule(p, input), render),
+    run: (reminders, p, { body }) =>
+      Effect.map(reminders.schedule(p, { text: body.text, dueInSeconds: body.due_in_seconds }), render),
   }),
   operation({
     name: "reminders.list",
@@ -45,7 +44,6 @@ export const remindersOperations = [
     caller: { _tag: "Key", guard: { audience: "application", scope: "reminders:read" } },
     parameters: [],
     body: undefined,
-    decode: () => Either.right(undefined),
     output: Schema.Struct({ data: Schema.Array(ReminderOutput) }),
     errors: [],
     idempotent: false,

@@ -5,7 +5,8 @@
  */
 import { Effect, Either, Option, Schema } from "effect"
 import { InvalidRequest, InvalidState, NotAppealable, NotFound, notFound, ServiceNotFound } from "../errors.ts"
-import { Lists, PartnerLimits, VerifyLimits } from "../limits.ts"
+import { Lists, PartnerLimits } from "../limits.ts"
+import { settingsFields } from "../verify/settings.ts"
 import { decodeQueryWith, decodeWith, ErrorCode } from "../pipeline/decode.ts"
 import { type AnyOperation, operation, type Parameter, type RawInput } from "../pipeline/operation.ts"
 import { withoutControlCharacters } from "../shared/names.ts"
@@ -71,16 +72,9 @@ const logoOf = (s: string): LogoInput => {
   return { ext: parsed.ext, bytes: parsed.bytes }
 }
 
-const between = (b: { readonly min: number; readonly max: number }) =>
-  Schema.Int.pipe(Schema.between(b.min, b.max)).annotations({ description: `${b.min} to ${b.max}` })
-const SettingsInput = Schema.Struct({
-  code_length: Schema.optional(between(VerifyLimits.codeLength)),
-  code_lifetime_minutes: Schema.optional(between(VerifyLimits.codeLifetimeMinutes)),
-  max_attempts: Schema.optional(between(VerifyLimits.maxAttempts)),
-  hourly_cap_per_destination: Schema.optional(between(VerifyLimits.hourlyCapPerDestination)),
-  max_per_ip_per_hour: Schema.optional(between(VerifyLimits.maxPerIpPerHour)),
-  daily_spend_cap_halalas: Schema.optional(Schema.NullOr(Schema.Int.pipe(Schema.nonNegative()))),
-}).annotations({ description: "Any of the six Verify settings; the others keep their values" })
+const SettingsInput = Schema.Struct(settingsFields).annotations({
+  description: "Any of the six Verify settings; the others keep their values",
+})
 
 const CreateBody = Schema.Struct({
   name: Name,

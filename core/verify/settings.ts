@@ -22,16 +22,24 @@ const between = (b: { readonly min: number; readonly max: number }) =>
   Schema.Int.pipe(Schema.between(b.min, b.max)).annotations({ description: `${b.min} to ${b.max}` })
 
 /**
- * The console's change to an application's settings (DECISIONS 2): any of them; out-of-bounds values are
- * refused. `guard` is a boolean (`enabled`) or any of its three fields.
+ * The six settings a change may give (the console's and the Partner API's), each within its bounds of the limits
+ * table; `null` spend cap: none.
  */
-export const SettingsChange = consoleBody({
+export const settingsFields = {
   code_length: Schema.optional(between(VerifyLimits.codeLength)),
   code_lifetime_minutes: Schema.optional(between(VerifyLimits.codeLifetimeMinutes)),
   max_attempts: Schema.optional(between(VerifyLimits.maxAttempts)),
   hourly_cap_per_destination: Schema.optional(between(VerifyLimits.hourlyCapPerDestination)),
   max_per_ip_per_hour: Schema.optional(between(VerifyLimits.maxPerIpPerHour)),
   daily_spend_cap_halalas: Schema.optional(Schema.NullOr(Schema.Int.pipe(Schema.nonNegative()))),
+}
+
+/**
+ * The console's change to an application's settings (DECISIONS 2): any of them; out-of-bounds values are
+ * refused. `guard` is a boolean (`enabled`) or any of its three fields.
+ */
+export const SettingsChange = consoleBody({
+  ...settingsFields,
   guard: Schema.optional(Schema.Union(
     Schema.Boolean,
     Schema.Struct({

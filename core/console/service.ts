@@ -59,22 +59,20 @@ export class Console extends Effect.Service<Console>()("core/Console", {
     const lifecycle = yield* ApplicationLifecycle
     const scopeTable = yield* Scopes
 
-    /** What the scope table refuses of a key's access: a scope no product declares, or a connected-app one. */
-    const accessRefused = (access: Access, connectedApp: boolean): Record<string, string> => {
+    /** An application key's access, as the scope table judges it: declared scopes, none a connected-app one. */
+    const accessRefused = (access: Access): Record<string, string> => {
       if (!Array.isArray(access)) return {}
-      const name = connectedApp ? "scopes" : "access"
       if (scopeTable.unknown(access).length > 0) {
-        return {
-          [name]: connectedApp
-            ? "must be a non-empty array of scopes"
-            : 'must be "full", "check" or a non-empty array of scopes',
-        }
+        return { access: 'must be "full", "check" or a non-empty array of scopes' }
       }
       const held = scopeTable.connectedApp
-      return !connectedApp && access.some((s) => held.includes(s))
+      return access.some((s) => held.includes(s))
         ? { access: `${held.join(", ")} are held only by connected-app keys` }
         : {}
     }
+    /** A connected-app key's scopes: declared ones. */
+    const scopesRefused = (scopes: ReadonlyArray<Scope>): Record<string, string> =>
+      scopeTable.unknown(scopes).length > 0 ? { scopes: "must be a non-empty array of scopes" } : {}
 
     const account = (id: string) =>
       Effect.flatMap(
@@ -195,7 +193,7 @@ export class Console extends Effect.Service<Console>()("core/Console", {
 
     const createKey = Effect.fn("Console.createKey", untracedStacks)(function* (applicationId: string, input: NewKey) {
       const app = yield* application(applicationId)
-      return yield* issueKey(input, accessRefused(input.access ?? "full", false), {
+      return yield* issueKey(input, accessRefused(input.access ?? "full"), {
         accountId: app.accountId,
         applicationId: app.id,
         mode: input.mode,
@@ -222,7 +220,7 @@ export class Console extends Effect.Service<Console>()("core/Console", {
     const createConnectedAppKey = Effect.fn("Console.createConnectedAppKey", untracedStacks)(
       function* (applicationId: string, input: NewConnectedAppKey) {
         const app = yield* application(applicationId)
-        return yield* issueKey(input, accessRefused(input.scopes, true), {
+        return yield* issueKey(input, scopesRefused(input.scopes), {
           accountId: app.accountId,
           applicationId: app.id,
           mode: "live",

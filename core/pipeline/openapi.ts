@@ -5,7 +5,6 @@
  */
 import { JSONSchema, Schema, SchemaAST } from "effect"
 import type { ScopeDeclaration } from "../shared/scope.ts"
-import type { CatalogueEntry } from "../shared/api-error.ts"
 import { callerChecks, idempotencyChecks } from "./caller-errors.ts"
 import type { AnyOperation, ErrorClass } from "./operation.ts"
 
@@ -16,16 +15,11 @@ export const apiVersion = "2026-09"
 const checksOf = (op: AnyOperation): ReadonlyArray<ErrorClass> =>
   callerChecks[op.caller._tag as keyof typeof callerChecks] ?? []
 
-const entryOf = (c: ErrorClass) => c as unknown as CatalogueEntry
-
 /** The wire body of one code: `{ error: code, ...its body fields }`. */
 const errorBodySchema = (c: ErrorClass): Schema.Schema<any, any> => {
-  const entry = entryOf(c)
-  const fields: Record<string, Schema.Struct.Field> = { error: Schema.Literal(entry._tag) }
-  for (const [name, field] of Object.entries(entry.fields)) {
-    if (name !== "_tag" && !(name in entry.headerFields)) fields[name] = field as Schema.Struct.Field
-  }
-  return Schema.Struct(fields).annotations({ identifier: `Error_${entry._tag}` }) as unknown as Schema.Schema<any, any>
+  const fields: Record<string, Schema.Struct.Field> = { error: Schema.Literal(c._tag) }
+  for (const name of c.bodyFields) fields[name] = c.fields[name] as Schema.Struct.Field
+  return Schema.Struct(fields).annotations({ identifier: `Error_${c._tag}` }) as unknown as Schema.Schema<any, any>
 }
 
 const headerNames: Partial<Record<string, ReadonlyArray<string>>> = {
@@ -92,9 +86,9 @@ export const openApiDocument = (
     ]
     const byStatus = new Map<number, Array<ErrorClass>>()
     for (const c of codes) {
-      const list = byStatus.get(entryOf(c).status) ?? []
+      const list = byStatus.get(c.status) ?? []
       if (!list.includes(c)) list.push(c)
-      byStatus.set(entryOf(c).status, list)
+      byStatus.set(c.status, list)
     }
     const answer = op.answer ?? { status: 200, envelope: "bare" }
     const output = jsonSchema(op.output)
@@ -118,10 +112,10 @@ export const openApiDocument = (
       const schemas = classes.map((c) => jsonSchema(errorBodySchema(c)))
       const headers: Record<string, unknown> = { "X-Request-Id": requestId }
       for (const c of classes) {
-        for (const h of headerNames[entryOf(c)._tag] ?? []) headers[h] = { schema: { type: "string" } }
+        for (const h of headerNames[c._tag] ?? []) headers[h] = { schema: { type: "string" } }
       }
       responses[String(status)] = {
-        description: classes.map((c) => `\`${entryOf(c)._tag}\``).join(", "),
+        description: classes.map((c) => `\`${c._tag}\``).join(", "),
         headers,
         content: { "application/json": { schema: schemas.length === 1 ? schemas[0] : { oneOf: schemas } } },
       }

@@ -2,7 +2,6 @@
 import { Schema } from "effect"
 import { ApiErrorClass, Fields, Message } from "../shared/api-error.ts"
 
-export class LiveKeyRequired extends ApiErrorClass<LiveKeyRequired>()("live_key_required", {}, { status: 403 }) {}
 export class WhatsappNotEnabled
   extends ApiErrorClass<WhatsappNotEnabled>()("whatsapp_not_enabled", {}, { status: 403 }) {}
 export class NoWhatsappNumber extends ApiErrorClass<NoWhatsappNumber>()("no_whatsapp_number", {}, { status: 409 }) {}
@@ -26,7 +25,6 @@ export class SuggestionsBusy extends ApiErrorClass<SuggestionsBusy>()("suggestio
 
 /** Every code of this part of the catalogue (core/errors.ts merges them). */
 export const notificationsErrors = [
-  LiveKeyRequired,
   WhatsappNotEnabled,
   NoWhatsappNumber,
   NumberDisconnected,

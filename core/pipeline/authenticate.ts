@@ -13,6 +13,7 @@ import {
   InsufficientScope,
   IpNotAllowed,
   KeyExpired,
+  LiveKeyRequired,
   ServiceNotFound,
   ServiceRequired,
   type TooManyRequests,
@@ -44,6 +45,11 @@ export interface Guard {
   readonly scope?: Scope
   /** The auto-attendant judges scope right after the key is recognised. */
   readonly scopeFirst?: boolean
+  /**
+   * A channel without a sandbox: a test key (holding the scope) answers `403 live_key_required` after the key's
+   * own checks and before the account's state (DECISIONS 7.2).
+   */
+  readonly liveOnly?: boolean
 }
 
 /** A key-authenticated caller, with the application the call acts for. */
@@ -77,7 +83,9 @@ const unauthorized = new Unauthorized({})
  * The checks themselves are plain functions over what the store answered: each returns the refusal, or
  * `undefined` to let the request on. `authorize` below runs them in the order of spec Section 5.
  */
-type Refusal = Unauthorized | KeyExpired | IpNotAllowed | InsufficientScope | AccountNotActive
+type Refusal = Unauthorized | KeyExpired | IpNotAllowed | InsufficientScope | LiveKeyRequired | AccountNotActive
+
+const liveKeyRequired = new LiveKeyRequired({})
 
 /** Step 2a: the key is recognised and fits the operation's audience. */
 const recognise = (found: Option.Option<CredentialContext>, audience: Audience): Refusal | undefined => {
@@ -125,7 +133,10 @@ const judgeKey = (
   return (guard.scopeFirst ? checkScope(scopes, credential, guard.scope) : undefined) ??
     checkExpiry(credential, now) ??
     checkIp(credential, req) ??
-    (guard.scopeFirst ? undefined : checkScope(scopes, credential, guard.scope))
+    (guard.scopeFirst ? undefined : checkScope(scopes, credential, guard.scope)) ??
+    (guard.liveOnly === true && credential.mode !== null && isSandboxMode(credential.mode)
+      ? liveKeyRequired
+      : undefined)
 }
 
 /** The client application a partner names: `?application=` on reads, `application` (or `service`) in the body. */

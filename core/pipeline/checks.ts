@@ -2,9 +2,10 @@
  * The order of checks of each kind of caller (spec Section 5; DECISIONS 2, 10, 13): one entry per `Caller`
  * `_tag`, saying its steps top to bottom: who is calling (`admit`), then the operation's own steps (`own`).
  *
- *   Key      429, 401, key_expired, ip_not_allowed, insufficient_scope, a partner key's application
- *            (service_required, service_not_found), account_not_active; Idempotency-Key on writes; step 4
- *            (the body, then the input decoded); the use case.
+ *   Key      429, 401, key_expired, ip_not_allowed, insufficient_scope, live_key_required (a `liveOnly` guard),
+ *            a partner key's application (service_required, service_not_found), account_not_active;
+ *            Idempotency-Key on writes; the operation's `locate` (its own steps before the body); step 4 (the
+ *            body, then the input decoded); the use case.
  *   Partner  the same for a partner key on the Partner API: no application named, the account's state only.
  *   Account  429, 401, 403 insufficient_role; Idempotency-Key; the account steps (core/pipeline/account.ts:
  *            404, the body and input, 428, the use case, the audit record).
@@ -46,7 +47,7 @@ export interface ChecksSettings {
 export interface Ready {
   readonly op: AnyOperation
   readonly run: (p: any, input: unknown) => Effect.Effect<ApiAnswer, unknown, any>
-  readonly locate: ((p: AccountPrincipal, params: Params) => Effect.Effect<unknown, unknown, any>) | undefined
+  readonly locate: ((p: any, params: Params) => Effect.Effect<unknown, unknown, any>) | undefined
 }
 
 /** The steps after the caller's, with who is calling (`undefined` for the console and the public). */
@@ -101,12 +102,20 @@ export const makeChecks = (
           : withIdempotency(req, p.credential.id, then(p as P, req, params))
       })
 
-    /** Step 4, then the use case: no extra Effect step when the input decodes (the usual case). */
-    const decodeThenRun = ({ op, run }: Ready): Then<Principal | undefined, any> => (p, req, params) =>
-      withRaw(op, req, params, (raw) => {
-        const input = op.decode(raw)
-        return Either.isLeft(input) ? Effect.fail(input.left) : run(p, input.right)
-      })
+    /**
+     * The operation's own steps before its input (`locate`: a channel's state, DECISIONS 7.2), step 4, then the
+     * use case: no extra Effect step when there is no `locate` and the input decodes (the usual case).
+     */
+    const decodeThenRun = ({ op, run, locate }: Ready): Then<Principal | undefined, any> => {
+      const decodeAndRun: Then<Principal | undefined, any> = (p, req, params) =>
+        withRaw(op, req, params, (raw) => {
+          const input = op.decode(raw)
+          return Either.isLeft(input) ? Effect.fail(input.left) : run(p, input.right)
+        })
+      return locate === undefined
+        ? decodeAndRun
+        : (p, req, params) => Effect.zipRight(locate(p, params), decodeAndRun(p, req, params))
+    }
 
     /** The account steps; the body is read after their 404 step (DECISIONS 10). */
     const accountOwn = ({ op, run, locate }: Ready): Then<AccountPrincipal, any> => {

@@ -18,6 +18,8 @@ export class InsufficientScope
 export class ServiceRequired extends ApiErrorClass<ServiceRequired>()("service_required", {}, { status: 400 }) {}
 export class ServiceNotFound extends ApiErrorClass<ServiceNotFound>()("service_not_found", {}, { status: 404 }) {}
 export class AccountNotActive extends ApiErrorClass<AccountNotActive>()("account_not_active", {}, { status: 403 }) {}
+/** A test key on a channel without a sandbox (a guard's `liveOnly`: chat-app messages, e-mail, the attendant). */
+export class LiveKeyRequired extends ApiErrorClass<LiveKeyRequired>()("live_key_required", {}, { status: 403 }) {}
 export class InvalidJson extends ApiErrorClass<InvalidJson>()("invalid_json", {}, { status: 400 }) {}
 export class InvalidRequest extends ApiErrorClass<InvalidRequest>()("invalid_request", {
   ...Message,
@@ -58,6 +60,7 @@ export const pipelineErrors = [
   ServiceRequired,
   ServiceNotFound,
   AccountNotActive,
+  LiveKeyRequired,
   InvalidJson,
   InvalidRequest,
   InternalError,

@@ -150,8 +150,9 @@ export interface Operation<
     input: Input,
   ) => Effect.Effect<Output, NoInfer<ErrorsOf<Errors, C>>, R>
   /**
-   * An account operation's own 404 step: the record its path names (`{id}`) is the token's account's, else
-   * `404 not_found`. Runs before the input is read (DECISIONS 10: 404 before the operation's 400s).
+   * The operation's own steps before its input is read: an account operation's 404 step (the record its path
+   * names is the token's account's, DECISIONS 10: 404 before the operation's 400s); a key operation's channel
+   * state (DECISIONS 7.2: `whatsapp_not_enabled` before `invalid_json`).
    */
   readonly locate?: (
     service: Service,

@@ -130,7 +130,8 @@ export const describeTemplates = (copies: ReadonlyArray<NetworkTemplate>): Reado
 export const unsupportedReason = (t: NetworkTemplate): string | undefined => {
   const index = t.buttons.findIndex((b) => buttonParam(t.category, b) === "other")
   if (index >= 0) {
-    return `Button ${index} (${t.buttons[index].type}) needs a parameter other than text, which this API does not send.`
+    const type = t.buttons[index].type
+    return `The template's ${type} button (index ${index}) needs a parameter other than text, which this API does not send.`
   }
   if (parameterFormat(t) === "mixed") return "The template mixes named and positional placeholders."
   if (t.header?.type === "video" || t.header?.type === "document") {

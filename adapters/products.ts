@@ -35,6 +35,8 @@ import { migrate } from "./sql/migrate.ts"
 import { notificationsProduct } from "./modules/notifications.ts"
 import { emailProduct } from "./modules/email.ts"
 import { chatProduct } from "./modules/chat.ts"
+import { chatNetworkProduct } from "./modules/chat-network.ts"
+import { chatmsgSimulatorProduct } from "./modules/chatmsg-simulator.ts"
 
 /** What every product's services are given besides the store and the services of the products before it. */
 export type PlatformPorts = Secrets | SmsGateway | PlatformConfig | Scopes | AccountCatalogue
@@ -54,6 +56,7 @@ export const products = productList([
   walletProduct,
   paymentsSimulatorProduct,
   verifyProduct,
+  chatNetworkProduct,
   notificationsProduct,
   emailProduct,
   chatProduct,
@@ -62,6 +65,7 @@ export const products = productList([
   partnerFeedProduct,
   webhooksProduct,
   smsSimulatorProduct,
+  chatmsgSimulatorProduct,
   clockSimulatorProduct,
 ])
 

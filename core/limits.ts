@@ -3,6 +3,17 @@
 export const Prices = {
   /** SAR 0.09 for each SMS code sent by Verify start or resend, live and partner keys. */
   verifySmsHalalas: 9,
+  /** A chat-app template message, by its template's category, charged when the platform accepts it (DECISIONS 7.3). */
+  chatmsgHalalas: { marketing: 20, utility: 5, authentication: 5 },
+} as const
+
+export const Notifications = {
+  /** Reports later than this after a message's creation change nothing (DECISIONS 7.3). */
+  followMs: 48 * 3_600_000,
+  /** A caller's `reference`, in code points. */
+  referenceMax: 128,
+  /** How long a real network's template list may be served from its cache. */
+  templatesCacheMs: 5 * 60_000,
 } as const
 
 export const RateLimit = {

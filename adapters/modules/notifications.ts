@@ -1,13 +1,26 @@
 /**
- * Notifications: its error codes and key scopes, which keys already hold and the spec already answers with; its
- * repositories, operations and jobs join this module as the product is built.
+ * Notifications (DECISIONS 7): chat-app template messages and templates, statuses and consent; its tables, its
+ * service over the chat network (adapters/modules/chat-network.ts, before it in the list), its operations.
  */
+import { Layer } from "effect"
+import { notificationsConsoleOperations } from "../../core/notifications/console-operations.ts"
 import { notificationsErrors } from "../../core/notifications/errors.ts"
+import { chatNetworkWebhookOperations, notificationsOperations } from "../../core/notifications/operations.ts"
 import { notificationsScopes } from "../../core/notifications/scopes.ts"
+import { Notifications } from "../../core/notifications/service.ts"
+import { ChatChannelsRepoMemory, ChatConsentRepoMemory, ChatMessagesRepoMemory } from "../memory/notifications.ts"
 import { product } from "../product.ts"
+import { migration as chatMessages } from "../sql/migrations/notifications/0001_chat_messages.ts"
+import { ChatChannelsRepoSql, ChatConsentRepoSql, ChatMessagesRepoSql } from "../sql/notifications.ts"
 
 export const notificationsProduct = product({
   name: "notifications",
   errors: notificationsErrors,
   scopes: notificationsScopes,
+  tags: [{ name: "notifications", description: "Chat-app template messages and templates (DECISIONS 7)." }],
+  memory: Layer.mergeAll(ChatMessagesRepoMemory, ChatChannelsRepoMemory, ChatConsentRepoMemory),
+  sql: Layer.mergeAll(ChatMessagesRepoSql, ChatChannelsRepoSql, ChatConsentRepoSql),
+  migrations: [chatMessages],
+  services: () => Notifications.Default,
+  operations: [...notificationsOperations, ...notificationsConsoleOperations, ...chatNetworkWebhookOperations],
 })

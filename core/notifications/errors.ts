@@ -14,9 +14,15 @@ export class TemplateCategoryNotAllowed
   extends ApiErrorClass<TemplateCategoryNotAllowed>()("template_category_not_allowed", Message, { status: 422 }) {}
 export class UnsupportedTemplate
   extends ApiErrorClass<UnsupportedTemplate>()("unsupported_template", Message, { status: 422 }) {}
-export class InvalidParams
-  extends ApiErrorClass<InvalidParams>()("invalid_params", { ...Message, fields: Schema.optional(Fields) }, {
-    status: 422,
+export class InvalidParams extends ApiErrorClass<InvalidParams>()("invalid_params", {
+  ...Message,
+  fields: Schema.optional(Fields),
+  errors: Schema.optional(Fields),
+}, { status: 422 }) {}
+export class TemplateExists extends ApiErrorClass<TemplateExists>()("template_exists", Message, { status: 409 }) {}
+export class TemplateNotEditable
+  extends ApiErrorClass<TemplateNotEditable>()("template_not_editable", { ...Message, status: Schema.String }, {
+    status: 409,
   }) {}
 export class ConsentOptedOut extends ApiErrorClass<ConsentOptedOut>()("consent_opted_out", {}, { status: 422 }) {}
 export class TemplatesUnavailable
@@ -35,5 +41,7 @@ export const notificationsErrors = [
   InvalidParams,
   ConsentOptedOut,
   TemplatesUnavailable,
+  TemplateExists,
+  TemplateNotEditable,
   SuggestionsBusy,
 ] as const

@@ -47,6 +47,9 @@ class Raw implements RawInput {
   header(name: string): string | undefined {
     return this.req.header(name)
   }
+  get text(): string | undefined {
+    return this.req.body
+  }
 }
 
 /** Raw inputs under `{base_url}` `publicUrl` (unset: `http://` and the request's Host). */

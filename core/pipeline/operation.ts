@@ -95,6 +95,8 @@ export interface RawInput {
   readonly baseUrl: string
   /** A request header by its lower-case name (a logo's `If-None-Match`). */
   readonly header?: (name: string) => string | undefined
+  /** The body as it was sent (a signed webhook: its signature covers these characters). */
+  readonly text?: string | undefined
 }
 
 export interface Operation<

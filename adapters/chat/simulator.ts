@@ -1,0 +1,55 @@
+/**
+ * The chat-network simulator (DECISIONS 7.4): numbers, templates and the network's log in the store, driven
+ * through the console. It reads templates live (no cache), never reports by itself, and refuses the magic
+ * number `+966500000001` at once.
+ */
+import { Clock, Effect, Layer, Option } from "effect"
+import { ChatNetwork, ChatNetworkUnavailable, ChatSendRefused } from "../../ports/chat-network.ts"
+import { SimulatedChatRepo } from "../../ports/store/chat-simulator.ts"
+import { SimulatedRefusalNumber } from "../sms/simulator.ts"
+
+const unreadable = new ChatNetworkUnavailable({
+  message: "The simulated network does not answer (templates_readable: false).",
+})
+
+export const ChatNetworkSimulator = Layer.effect(
+  ChatNetwork,
+  Effect.gen(function* () {
+    const sim = yield* SimulatedChatRepo
+    const readable = (application: Parameters<typeof sim.readable>[0]) =>
+      Effect.flatMap(sim.readable(application), (yes) => (yes ? Effect.void : Effect.fail(unreadable)))
+    return {
+      number: (application) => sim.number(application),
+      templates: (application) => Effect.zipRight(readable(application), sim.templates(application)),
+      // API-made templates arrive `pending` (DECISIONS 7.4).
+      writeTemplate: (application, write) =>
+        Effect.zipRight(
+          readable(application),
+          sim.putTemplate(application, { ...write, status: "pending", reason: null }),
+        ),
+      deleteTemplate: (application, name) =>
+        Effect.zipRight(readable(application), Effect.asVoid(sim.deleteTemplate(application, name, undefined))),
+      send: (message) =>
+        Effect.gen(function* () {
+          if (message.to === SimulatedRefusalNumber) {
+            return yield* new ChatSendRefused({
+              providerCode: "simulated_refusal",
+              message: "The simulated network refused the message.",
+            })
+          }
+          yield* sim.logSend({
+            id: message.messageId,
+            applicationId: message.application,
+            to: message.to,
+            template: message.template.name,
+            lang: message.template.lang,
+            text: message.text,
+            sentAt: yield* Clock.currentTimeMillis,
+          })
+          // The simulator's reports name the platform's id.
+          return { providerMessageId: message.messageId }
+        }),
+      webhook: Option.none(),
+    }
+  }),
+)

@@ -1,0 +1,31 @@
+/**
+ * The chat network (ports/chat-network.ts), chosen by `CHAT_PROVIDER`: the simulator (DECISIONS 7.4) or the
+ * WhatsApp Cloud API. Notifications and Chat come after it in the list.
+ */
+import { Layer } from "effect"
+import { ChatNetwork } from "../../ports/chat-network.ts"
+import type { SimulatedChatRepo } from "../../ports/store/chat-simulator.ts"
+import { ChatNetworkCloudApi } from "../chat/cloud-api.ts"
+import { ChatNetworkSimulator } from "../chat/simulator.ts"
+import { product } from "../product.ts"
+
+/** The chat networks by the `CHAT_PROVIDER` value that selects each. */
+export const chatNetworks = {
+  simulator: ChatNetworkSimulator,
+  // A missing or malformed WHATSAPP_* setting stops the start, naming the setting.
+  whatsapp_cloud: Layer.orDie(ChatNetworkCloudApi),
+} as const
+
+export const chatNetworkProduct = product({
+  name: "chat-network",
+  services: (settings) => {
+    const chosen = (chatNetworks as Record<string, Layer.Layer<ChatNetwork, never, SimulatedChatRepo> | undefined>)[
+      settings.chatProvider
+    ]
+    return chosen ?? Layer.die(
+      new Error(
+        `CHAT_PROVIDER=${settings.chatProvider} names no chat network; known: ${Object.keys(chatNetworks).join(", ")}`,
+      ),
+    )
+  },
+})

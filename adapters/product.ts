@@ -8,6 +8,7 @@ import type { Effect, Layer } from "effect"
 import type { AnyOperation } from "../core/pipeline/operation.ts"
 import type { AnyErrorClass } from "../core/shared/api-error.ts"
 import type { Job } from "../core/shared/job.ts"
+import type { EventDeclaration } from "../core/shared/event.ts"
 import type { ScopeDeclaration } from "../core/shared/scope.ts"
 import type { SmsGateway } from "../ports/sms.ts"
 import type { Settings } from "./config.ts"
@@ -47,6 +48,8 @@ export interface Product<Repositories = never, Services = never, Needs = never> 
   readonly errors?: ReadonlyArray<AnyErrorClass>
   /** The key scopes it adds, with their inclusions (`core/<product>/scopes.ts`). */
   readonly scopes?: ReadonlyArray<ScopeDeclaration>
+  /** The events it fires, with their `data` (the document's `webhooks`). */
+  readonly events?: ReadonlyArray<EventDeclaration>
   /** The document's tags for its operations (the first is every operation's; default: the product's name). */
   readonly tags?: ReadonlyArray<Tag>
   /** SMS gateways it provides, by the `SMS_PROVIDER` value that selects each. */

@@ -8,6 +8,7 @@ import type * as SqlClient from "@effect/sql/SqlClient"
 import { Layer } from "effect"
 import { type OpenApiDocument, openApiDocument } from "../core/pipeline/openapi.ts"
 import type { AnyErrorClass } from "../core/shared/api-error.ts"
+import type { EventDeclaration } from "../core/shared/event.ts"
 import { Scopes, type ScopeTable, scopeTable } from "../core/shared/scope.ts"
 import type { Secrets } from "../ports/secrets.ts"
 import type { SmsGateway } from "../ports/sms.ts"
@@ -187,7 +188,8 @@ export const jobsLayerOf = (list: ReadonlyArray<AnyProduct>) => jobsOf(list.flat
  * What the types cannot see in a products list, checked when it is folded (the platform's start, and the
  * frame's tests over the real list): the catalogue and the scope table fold (each code and scope once, every
  * inclusion declared), every operation's scope is a declared one, every code an operation declares is in some
- * product's `errors`, and operation names and routes are unique. Throws one error naming every problem.
+ * product's `errors`, operation names and routes are unique, and so are event names. Throws one error naming every
+ * problem.
  */
 export const checkProducts = (list: ReadonlyArray<AnyProduct> = products): void => {
   const problems: Array<string> = []
@@ -223,6 +225,11 @@ export const checkProducts = (list: ReadonlyArray<AnyProduct> = products): void 
       }
     }
   }
+  const fired = new Set<string>()
+  for (const e of eventsOf(list)) {
+    if (fired.has(e.name)) problems.push(`Two products declare the event ${e.name}.`)
+    fired.add(e.name)
+  }
   if (problems.length > 0) throw new Error(`The products list cannot be served:\n- ${problems.join("\n- ")}`)
 }
 
@@ -234,8 +241,13 @@ export const openApiOf = (list: ReadonlyArray<AnyProduct> = products): OpenApiDo
     tags: tagsOf(list),
     tagOf: (op) => tagOf.get(op),
     scopes: scopeTableOf(list).declarations,
+    events: eventsOf(list),
   })
 }
+
+/** Every event the products of `list` declare, in the list's order. */
+export const eventsOf = (list: ReadonlyArray<AnyProduct> = products): ReadonlyArray<EventDeclaration> =>
+  list.flatMap((p) => p.events ?? [])
 
 /** Every declared operation of `list`. */
 export const operationsOf = (list: ReadonlyArray<AnyProduct> = products): ReadonlyArray<AnyOperation> =>

@@ -3,6 +3,7 @@
  * tables, whose repositories are the wallet product's), the account API's operations and the console's (the
  * operator's accounts and keys).
  */
+import { accountsEvents } from "../../core/accounts/events.ts"
 import { Layer } from "effect"
 import { accountOperations } from "../../core/accounts/operations.ts"
 import { consoleOperations } from "../../core/console/operations.ts"
@@ -22,6 +23,7 @@ import { accountsErrors } from "../../core/accounts/errors.ts"
 
 export const accountsProduct = product({
   name: "accounts",
+  events: accountsEvents,
   errors: accountsErrors,
   memory: Layer.mergeAll(
     AccountsRepoMemory,

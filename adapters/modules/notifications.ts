@@ -2,6 +2,7 @@
  * Notifications (DECISIONS 7): chat-app template messages and templates, statuses and consent; its tables, its
  * service over the chat network (adapters/modules/chat-network.ts, before it in the list), its operations.
  */
+import { notificationsEvents } from "../../core/notifications/events.ts"
 import { Layer } from "effect"
 import { notificationsConsoleOperations } from "../../core/notifications/console-operations.ts"
 import { notificationsErrors } from "../../core/notifications/errors.ts"
@@ -15,6 +16,7 @@ import { ChatChannelsRepoSql, ChatConsentRepoSql, ChatMessagesRepoSql } from "..
 
 export const notificationsProduct = product({
   name: "notifications",
+  events: notificationsEvents,
   errors: notificationsErrors,
   scopes: notificationsScopes,
   tags: [{ name: "notifications", description: "Chat-app template messages and templates (DECISIONS 7)." }],

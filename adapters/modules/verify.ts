@@ -1,4 +1,5 @@
 /** Verify: its repositories, migrations, the Verify service, its operations and the sweep of expired codes. */
+import { verifyEvents } from "../../core/verify/events.ts"
 import { Effect, Layer, Option } from "effect"
 import { VerifyLimits } from "../../core/limits.ts"
 import type { Job } from "../../core/shared/job.ts"
@@ -56,6 +57,7 @@ const sweep: Effect.Effect<ReadonlyArray<Job>, never, Verify | JobsRepo | Verifi
 
 export const verifyProduct = product({
   name: "verify",
+  events: verifyEvents,
   errors: verifyErrors,
   scopes: verifyScopes,
   memory: Layer.mergeAll(

@@ -3,6 +3,7 @@
  * top-up links and proformas; the account API's wallet operations and the console's; the payment provider
  * chosen by `PAYMENT_PROVIDER`.
  */
+import { walletEvents } from "../../core/wallet/events.ts"
 import { Layer } from "effect"
 import { walletAccountOperations } from "../../core/wallet/account-operations.ts"
 import { WalletConsole } from "../../core/wallet/console.ts"
@@ -29,6 +30,7 @@ export const paymentProviderLayer = (settings: Settings) => {
 
 export const walletProduct = product({
   name: "wallet",
+  events: walletEvents,
   errors: walletErrors,
   memory: Layer.mergeAll(WalletRepoMemory, TopupLinksRepoMemory, ProformasRepoMemory),
   // The charge as a part of another statement is the SQL store's alone (Verify's send takes it: the port's comment).

@@ -4,6 +4,7 @@
  * answers by status with the body of every code it may answer.
  */
 import { JSONSchema, Schema, SchemaAST } from "effect"
+import type { EventDeclaration } from "../shared/event.ts"
 import type { ScopeDeclaration } from "../shared/scope.ts"
 import { callerChecks, idempotencyChecks } from "./caller-errors.ts"
 import type { AnyOperation, ErrorClass } from "./operation.ts"
@@ -47,6 +48,8 @@ export interface OpenApiDocument {
   readonly info: Record<string, unknown>
   readonly tags?: ReadonlyArray<Record<string, unknown>>
   readonly paths: Record<string, Record<string, unknown>>
+  /** The events deliveries carry (OpenAPI 3.1 `webhooks`): each one's envelope with its `data`. */
+  readonly webhooks?: Record<string, Record<string, unknown>>
   readonly components: Record<string, unknown>
 }
 
@@ -58,6 +61,8 @@ export interface DocumentCatalogue {
   readonly tagOf: (op: AnyOperation) => string | undefined
   /** The declared key scopes (`components.schemas.Scope` lists them, `x-scopes` says what each includes). */
   readonly scopes: ReadonlyArray<ScopeDeclaration>
+  /** The events the products fire (`webhooks` of the document). */
+  readonly events?: ReadonlyArray<EventDeclaration>
 }
 
 const noCatalogue: DocumentCatalogue = { tags: [], tagOf: () => undefined, scopes: [] }
@@ -157,6 +162,35 @@ export const openApiDocument = (
       responses,
     }
   }
+  const webhooks: Record<string, Record<string, unknown>> = {}
+  for (const e of catalogue.events ?? []) {
+    webhooks[e.name] = {
+      post: {
+        operationId: `event.${e.name}`,
+        summary: e.summary,
+        description:
+          "Delivered to the endpoint with the Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`); answer 2xx.",
+        requestBody: {
+          required: true,
+          content: {
+            "application/json": {
+              schema: {
+                type: "object",
+                required: ["event", "data", "sent_at"],
+                properties: {
+                  event: { const: e.name },
+                  data: jsonSchema(e.data),
+                  sent_at: { type: "string", description: "Epoch milliseconds of the attempt, as digits" },
+                  test: { const: true, description: "Present on console rehearsals only" },
+                },
+              },
+            },
+          },
+        },
+        responses: { "200": { description: "Received (any 2xx)" } },
+      },
+    }
+  }
   if (catalogue.scopes.length > 0 && definitions.Scope !== undefined) {
     definitions.Scope = { ...definitions.Scope, enum: catalogue.scopes.map((d) => d.scope) } as JSONSchema.JsonSchema7
   }
@@ -179,6 +213,7 @@ export const openApiDocument = (
       }
       : {}),
     paths,
+    ...(Object.keys(webhooks).length > 0 ? { webhooks } : {}),
     components: {
       securitySchemes: {
         bearer: { type: "http", scheme: "bearer", description: "`Authorization: Bearer <API key>`" },

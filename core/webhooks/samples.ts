@@ -1,8 +1,9 @@
 /** Sample `data` of each event, for console rehearsals: the real shapes, with made-up values. */
 import { serviceEventData } from "../accounts/service-events.ts"
 import type { Application } from "../accounts/model.ts"
-import type { AccountId, Millis } from "../shared/brands.ts"
+import { type AccountId, type Millis, SaudiMobile } from "../shared/brands.ts"
 import { isoMillis } from "../shared/riyadh.ts"
+import { maskForEvents } from "../notifications/wire.ts"
 import { Prices, Wallet } from "../limits.ts"
 
 const SampleId = "00000000-0000-4000-8000-000000000000"
@@ -32,7 +33,7 @@ const message = (status: string, c: SampleContext) => ({
   id: SampleId,
   status,
   application_id: c.application?.id ?? SampleId,
-  to: "+9665******00",
+  to: maskForEvents(SaudiMobile("+966500000000")),
   template: "sample_template",
   lang: "ar",
   reference: "sample",

@@ -2,7 +2,7 @@
 import { Effect, Either, Schema } from "effect"
 import { describe, expect, it } from "vitest"
 import { product } from "../../adapters/product.ts"
-import { checkProducts, products, smsGatewayOf } from "../../adapters/products.ts"
+import { checkProducts, eventsOf, products, smsGatewayOf } from "../../adapters/products.ts"
 import { SmsGatewaySimulator } from "../../adapters/sms/simulator.ts"
 import { SmsGatewayUnifonic } from "../../adapters/sms/unifonic.ts"
 import { Cause, Exit, Layer } from "effect"
@@ -74,5 +74,28 @@ describe("the SMS provider switch folds over the products list (each product off
     expect(Exit.isFailure(exit) && Cause.pretty(exit.cause)).toContain(
       "unknown SMS_PROVIDER: twilio (the products offer unifonic, simulator)",
     )
+  })
+})
+
+describe("events: each product declares the events it fires; the document's webhooks come from them", () => {
+  it("every event of the catalogue (core/webhooks/events.ts) is declared by one product, and no other", async () => {
+    const { AllEvents } = await import("../../core/webhooks/events.ts")
+    expect(eventsOf().map((e) => e.name).sort()).toEqual([...AllEvents].sort())
+  })
+  it("an event declared twice is refused, naming it", () => {
+    const twice = product({
+      name: "twice",
+      events: [{ name: "message.sent", summary: "again", data: Schema.Struct({}) }],
+    })
+    expect(() => checkProducts([...products, twice])).toThrow("Two products declare the event message.sent.")
+  })
+  it("/openapi.json lists each event under webhooks with its data's schema", async () => {
+    const { openApiOf } = await import("../../adapters/products.ts")
+    const doc = openApiOf()
+    const sent = doc.webhooks?.["message.sent"] as any
+    expect(sent.post.requestBody.content["application/json"].schema.properties.data).toEqual({
+      $ref: "#/components/schemas/ChatMessage",
+    })
+    expect(Object.keys(doc.webhooks ?? {}).sort()).toEqual(eventsOf().map((e) => e.name).sort())
   })
 })

@@ -1,7 +1,8 @@
 /**
  * Chat-network adapter for the WhatsApp Cloud API (Meta Graph API), selected with `CHAT_PROVIDER=whatsapp_cloud`.
  *
- * - number: `GET /{phone-number-id}?fields=display_phone_number,status` (connected: `CONNECTED`).
+ * - number: `GET /{phone-number-id}?fields=display_phone_number,status` (connected: `CONNECTED`), cached per
+ *   application for at most 60 seconds of the Effect clock (the platform reads it before every send and template call).
  * - templates: `GET /{waba-id}/message_templates`, every page (`paging.next`, `after` cursor), cached per
  *   application for at most 5 minutes of the Effect clock; a write or delete here clears that application's copy.
  * - writeTemplate: `POST /{waba-id}/message_templates`, or `POST /{template-id}` when the name and language exist.
@@ -46,6 +47,7 @@ import {
 export const CLOUD_API_DEFAULT_GRAPH_URL = "https://graph.facebook.com/v21.0"
 export const CLOUD_API_DEFAULT_TIMEOUT: Duration.DurationInput = Duration.seconds(10)
 export const TEMPLATES_CACHE_TTL: Duration.Duration = Duration.minutes(5)
+export const NUMBER_CACHE_TTL: Duration.Duration = Duration.seconds(60)
 
 /** One application's number on the Cloud API. */
 export interface CloudApiNumber {
@@ -98,6 +100,7 @@ export const make = (config: CloudApiConfig): Effect.Effect<ChatNetwork["Type"],
     const cache = yield* Ref.make(
       new Map<string, { readonly at: number; readonly rows: ReadonlyArray<NetworkTemplate> }>(),
     )
+    const numbers = yield* Ref.make(new Map<string, { readonly at: number; readonly number: ChatNumber }>())
 
     /** One Graph call: its status and JSON body, or why no answer came. */
     const graph = (
@@ -163,18 +166,27 @@ export const make = (config: CloudApiConfig): Effect.Effect<ChatNetwork["Type"],
         onSome: Effect.succeed,
       })
 
+    /** The number as the network shows it now; a read that fails is not kept. */
+    const readNumber = (application: ApplicationId, n: CloudApiNumber) =>
+      Effect.gen(function* () {
+        const now = yield* Clock.currentTimeMillis
+        const held = (yield* Ref.get(numbers)).get(application)
+        if (held !== undefined && now - held.at < Duration.toMillis(NUMBER_CACHE_TTL)) return held.number
+        const json = yield* read(
+          "the number read",
+          graph("GET", encodeURIComponent(n.phoneNumberId), { query: { fields: "display_phone_number,status" } }),
+        )
+        const row = isRecord(json) ? json : {}
+        const display = typeof row["display_phone_number"] === "string" ? row["display_phone_number"] : ""
+        const number: ChatNumber = { number: e164(display), connected: row["status"] === "CONNECTED" }
+        yield* Ref.update(numbers, (m) => new Map(m).set(application, { at: now, number }))
+        return number
+      })
+
     const number = (application: ApplicationId) =>
       Option.match(numberOf(application), {
         onNone: () => Effect.succeed(Option.none<ChatNumber>()),
-        onSome: (n) =>
-          read(
-            "the number read",
-            graph("GET", encodeURIComponent(n.phoneNumberId), { query: { fields: "display_phone_number,status" } }),
-          ).pipe(Effect.map((json) => {
-            const row = isRecord(json) ? json : {}
-            const display = typeof row["display_phone_number"] === "string" ? row["display_phone_number"] : ""
-            return Option.some({ number: e164(display), connected: row["status"] === "CONNECTED" })
-          })),
+        onSome: (n) => Effect.map(readNumber(application, n), Option.some),
       }).pipe(Effect.withSpan("ChatNetwork.number", { attributes: { "chat.provider": "whatsapp_cloud" } }))
 
     /** Every row of the WABA's templates, following `paging.next` with the `after` cursor. */

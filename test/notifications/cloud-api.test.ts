@@ -6,6 +6,7 @@ import {
   type CloudApiConfig,
   layer,
   make,
+  NUMBER_CACHE_TTL,
   TEMPLATES_CACHE_TTL,
 } from "../../adapters/chat/cloud-api.ts"
 import type { NetworkTemplate, TemplateWrite } from "../../core/notifications/model.ts"
@@ -152,6 +153,66 @@ describe("number: GET /{phone-number-id}, display_phone_number as E.164, connect
       const invalid = yield* Effect.flip(badToken.number(APP))
       expect(invalid.message).toContain("(190)")
       expect(invalid.message).not.toContain("wrong")
+    }))
+})
+
+describe("the number is cached per application for at most 60 seconds (TestClock)", () => {
+  const reads = (phoneNumberId: string) =>
+    standIn.requests.filter((r) => r.method === "GET" && r.path === `/v21.0/${phoneNumberId}`).length
+
+  it.effect("a change of the number's status is not seen before 60 seconds, and is seen at 60 seconds", () =>
+    Effect.gen(function* () {
+      const chat = yield* network()
+      standIn.phones.set("1004", { display: "966112345671", status: "CONNECTED", wabaId: "2004" })
+      const numbers = { [APP]: { phoneNumberId: "1004", wabaId: "2004" } }
+      const own = yield* network({ numbers })
+      expect(yield* own.number(APP)).toEqual(Option.some({ number: "+966112345671", connected: true }))
+      expect(reads("1004")).toBe(1)
+      standIn.phones.set("1004", { display: "966112345671", status: "DISCONNECTED", wabaId: "2004" })
+      yield* TestClock.adjust(Duration.subtract(NUMBER_CACHE_TTL, Duration.millis(1)))
+      expect(yield* own.number(APP)).toEqual(Option.some({ number: "+966112345671", connected: true }))
+      expect(reads("1004")).toBe(1)
+      yield* TestClock.adjust(Duration.millis(1))
+      expect(yield* own.number(APP)).toEqual(Option.some({ number: "+966112345671", connected: false }))
+      expect(reads("1004")).toBe(2)
+      expect(Duration.toMillis(NUMBER_CACHE_TTL)).toBe(60_000)
+      // Another adapter (another process) holds a copy of its own.
+      expect(yield* chat.number(APP)).toEqual(Option.some({ number: "+966112345678", connected: true }))
+    }))
+
+  it.effect("per application: one application's read does not answer for another's", () =>
+    Effect.gen(function* () {
+      const chat = yield* network()
+      const before = { app: reads("1001"), listed: reads("1002") }
+      expect(yield* chat.number(APP)).toEqual(Option.some({ number: "+966112345678", connected: true }))
+      expect(yield* chat.number(LISTED)).toEqual(Option.some({ number: "+966112345679", connected: false }))
+      yield* chat.number(APP)
+      yield* chat.number(LISTED)
+      expect({ app: reads("1001"), listed: reads("1002") }).toEqual({ app: before.app + 1, listed: before.listed + 1 })
+    }))
+
+  it.effect("a failed read is not kept: the next call asks again", () =>
+    Effect.gen(function* () {
+      const chat = yield* network()
+      standIn.script("1003", { kind: "http", status: 500 })
+      yield* Effect.flip(chat.number(DOWN))
+      standIn.script("1003", undefined)
+      expect(yield* chat.number(DOWN)).toEqual(Option.some({ number: "+966112345670", connected: true }))
+    }))
+
+  it.effect("sends and template calls read no number: only number() does, once per 60 seconds", () =>
+    Effect.gen(function* () {
+      const chat = yield* network()
+      const before = reads("1001")
+      yield* chat.number(APP)
+      yield* chat.templates(APP)
+      yield* chat.number(APP)
+      yield* TestClock.adjust(Duration.seconds(30))
+      yield* chat.number(APP)
+      expect(reads("1001")).toBe(before + 1)
+      yield* TestClock.adjust(Duration.seconds(30))
+      yield* chat.number(APP)
+      expect(reads("1001")).toBe(before + 2)
     }))
 })
 

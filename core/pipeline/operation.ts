@@ -37,6 +37,27 @@ export type PrincipalOf<C extends Caller> = C extends { _tag: "Key" } ? KeyPrinc
   : C extends { _tag: "Partner" } ? PartnerPrincipal
   : undefined
 
+const AnsweredMark: unique symbol = Symbol.for("sa-messaging/AnsweredWith")
+
+/**
+ * A success answered with another status than the declared one: an operation declared `201` that found the record
+ * already there answers `200` (DECISIONS 17: a sender domain already held). The document lists both.
+ */
+export interface AnsweredWith<A> {
+  readonly [AnsweredMark]: true
+  readonly status: 200 | 201
+  readonly output: A
+}
+
+export const answeredWith = <A>(status: 200 | 201, output: A): AnsweredWith<A> => ({
+  [AnsweredMark]: true,
+  status,
+  output,
+})
+
+export const isAnsweredWith = (o: unknown): o is AnsweredWith<unknown> =>
+  typeof o === "object" && o !== null && (o as Record<symbol, unknown>)[AnsweredMark] === true
+
 /** How a success is written: the object itself (key routes), or `{ data }` (account API, console). */
 export interface Answer {
   readonly status: 200 | 201
@@ -150,7 +171,7 @@ export interface Operation<
     service: Service,
     principal: PrincipalOf<C>,
     input: Input,
-  ) => Effect.Effect<Output, NoInfer<ErrorsOf<Errors, C>>, R>
+  ) => Effect.Effect<Output | AnsweredWith<NoInfer<Output>>, NoInfer<ErrorsOf<Errors, C>>, R>
   /**
    * The operation's own steps before its input is read: an account operation's 404 step (the record its path
    * names is the token's account's, DECISIONS 10: 404 before the operation's 400s); a key operation's channel

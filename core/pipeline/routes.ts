@@ -9,7 +9,7 @@ import { isPage } from "../accounts/lists.ts"
 import { isAccountOperation } from "./catalogue.ts"
 import { type ChecksSettings, makeChecks, type Ready, stepsOf } from "./checks.ts"
 import type { Route } from "./handler.ts"
-import type { Answer, AnyOperation } from "./operation.ts"
+import { type Answer, type AnyOperation, isAnsweredWith } from "./operation.ts"
 import { type ApiAnswer, ok } from "./request.ts"
 
 /** `/v1/verify/{id}` (OpenAPI) as the router writes it: `/v1/verify/:id`. */
@@ -17,12 +17,19 @@ export const routerPath = (path: string): string => path.replace(/\{(\w+)\}/g, "
 
 const bare: Answer = { status: 200, envelope: "bare" }
 
-const renderOf = (answer: Answer) =>
+const renderWith = (answer: Answer) =>
   answer.envelope === "bare" ? (output: unknown) => ok(output, answer.status) : (output: unknown) =>
     // A list answers `{ data, next_cursor }`: its use case returns both (core/accounts/lists.ts).
     isPage(output)
       ? ok({ data: output.data, next_cursor: output.next_cursor }, answer.status)
       : ok({ data: output }, answer.status)
+
+/** The declared answer, or the other success status a use case chose (`answeredWith`: a record already held). */
+const renderOf = (answer: Answer) => {
+  const declared = renderWith(answer)
+  return (output: unknown) =>
+    isAnsweredWith(output) ? renderWith({ ...answer, status: output.status })(output.output) : declared(output)
+}
 
 /** An operation with its service, looked up once, in hand. */
 const readyOf = (op: AnyOperation): Effect.Effect<Ready, never, any> =>

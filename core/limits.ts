@@ -7,6 +7,28 @@ export const Prices = {
   chatmsgHalalas: { marketing: 20, utility: 5, authentication: 5 },
 } as const
 
+export const Email = {
+  /** How long a sender domain waits for its records before it fails (DECISIONS 8.2). */
+  pendingHours: 72,
+  /** A pending domain's records are checked again this often, in platform time. */
+  checkEveryMs: 10 * 60_000,
+  /** Sender domains an application holds, in any status. */
+  maxDomains: 5,
+  subjectMax: 255,
+  /** `text` and `html`, each, in UTF-8 bytes (256 KB). */
+  bodyMaxBytes: 262_144,
+  referenceMax: 128,
+  dkimSelector: "svc",
+  spfInclude: "include:spf.mail.svc.sa",
+  returnPathTarget: "bounces.mail.svc.sa",
+  /** Where bounces come back: the envelope sender is `b+<id>@` this. */
+  bounceDomain: "bounces.mail.svc.sa",
+  /** Domains no sender may claim, unless `PLATFORM_DOMAINS` says otherwise. */
+  platformDomains: ["svc.sa"],
+  /** `q` of the log, in characters. */
+  queryMax: 100,
+} as const
+
 export const Notifications = {
   /** Reports later than this after a message's creation change nothing (DECISIONS 7.3). */
   followMs: 48 * 3_600_000,

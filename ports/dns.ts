@@ -10,3 +10,14 @@ export class DnsResolver extends Context.Tag("ports/DnsResolver")<DnsResolver, {
   /** Every address (IPv4 and IPv6, as text) the name resolves to, in the resolver's order; never empty. */
   readonly resolve: (name: string) => Effect.Effect<ReadonlyArray<string>, DnsFailure>
 }>() {}
+
+/**
+ * Reads DNS records, as a sender domain's check does (DECISIONS 8.2): a name with no such record answers an empty
+ * list (NXDOMAIN, NODATA), a resolver that does not answer fails.
+ */
+export class DnsRecords extends Context.Tag("ports/DnsRecords")<DnsRecords, {
+  /** Each TXT record at `name`, its strings joined. */
+  readonly txt: (name: string) => Effect.Effect<ReadonlyArray<string>, DnsFailure>
+  /** The CNAME targets at `name`, lower-cased, without the final dot. */
+  readonly cname: (name: string) => Effect.Effect<ReadonlyArray<string>, DnsFailure>
+}>() {}

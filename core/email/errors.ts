@@ -11,10 +11,14 @@ export class DomainInvalid extends ApiErrorClass<DomainInvalid>()("domain_invali
 export class DomainPublic extends ApiErrorClass<DomainPublic>()("domain_public", Message, { status: 422 }) {}
 export class DomainTawked extends ApiErrorClass<DomainTawked>()("domain_tawked", Message, { status: 422 }) {}
 export class DomainTaken extends ApiErrorClass<DomainTaken>()("domain_taken", Message, { status: 409 }) {}
-export class DomainLimit extends ApiErrorClass<DomainLimit>()("domain_limit", Message, { status: 409 }) {}
+export class DomainLimit
+  extends ApiErrorClass<DomainLimit>()("domain_limit", { ...Message, max: Schema.Number }, { status: 409 }) {}
+export class SenderNotVerified
+  extends ApiErrorClass<SenderNotVerified>()("sender_not_verified", Message, { status: 422 }) {}
 export class EmailUnavailable
   extends ApiErrorClass<EmailUnavailable>()("email_unavailable", Message, { status: 503 }) {}
 export class EmailLocked extends ApiErrorClass<EmailLocked>()("email_locked", {
+  ...Message,
   locked: Schema.Struct({ reason: Schema.Literal("product", "access", "domain") }),
 }, { status: 409 }) {}
 
@@ -30,4 +34,5 @@ export const emailErrors = [
   DomainLimit,
   EmailUnavailable,
   EmailLocked,
+  SenderNotVerified,
 ] as const

@@ -9,9 +9,17 @@ import { notificationsErrors } from "../../core/notifications/errors.ts"
 import { chatNetworkWebhookOperations, notificationsOperations } from "../../core/notifications/operations.ts"
 import { notificationsScopes } from "../../core/notifications/scopes.ts"
 import { Notifications } from "../../core/notifications/service.ts"
+import {
+  templateSuggestionsConsoleOperations,
+  templateSuggestionsOperations,
+} from "../../core/notifications/suggestions-operations.ts"
+import { TemplateSuggestions } from "../../core/notifications/suggestions-service.ts"
 import { ChatChannelsRepoMemory, ChatConsentRepoMemory, ChatMessagesRepoMemory } from "../memory/notifications.ts"
 import { product } from "../product.ts"
+import { TemplateAnalysesRepoMemory } from "../memory/template-suggestions.ts"
 import { migration as chatMessages } from "../sql/migrations/notifications/0001_chat_messages.ts"
+import { migration as templateSuggestions } from "../sql/migrations/notifications/0002_template_suggestions.ts"
+import { TemplateAnalysesRepoSql } from "../sql/template-suggestions.ts"
 import { ChatChannelsRepoSql, ChatConsentRepoSql, ChatMessagesRepoSql } from "../sql/notifications.ts"
 
 export const notificationsProduct = product({
@@ -20,9 +28,20 @@ export const notificationsProduct = product({
   errors: notificationsErrors,
   scopes: notificationsScopes,
   tags: [{ name: "notifications", description: "Chat-app template messages and templates (DECISIONS 7)." }],
-  memory: Layer.mergeAll(ChatMessagesRepoMemory, ChatChannelsRepoMemory, ChatConsentRepoMemory),
-  sql: Layer.mergeAll(ChatMessagesRepoSql, ChatChannelsRepoSql, ChatConsentRepoSql),
-  migrations: [chatMessages],
-  services: () => Notifications.Default,
-  operations: [...notificationsOperations, ...notificationsConsoleOperations, ...chatNetworkWebhookOperations],
+  memory: Layer.mergeAll(
+    ChatMessagesRepoMemory,
+    ChatChannelsRepoMemory,
+    ChatConsentRepoMemory,
+    TemplateAnalysesRepoMemory,
+  ),
+  sql: Layer.mergeAll(ChatMessagesRepoSql, ChatChannelsRepoSql, ChatConsentRepoSql, TemplateAnalysesRepoSql),
+  migrations: [chatMessages, templateSuggestions],
+  services: () => Layer.mergeAll(Notifications.Default, TemplateSuggestions.Default),
+  operations: [
+    ...notificationsOperations,
+    ...notificationsConsoleOperations,
+    ...chatNetworkWebhookOperations,
+    ...templateSuggestionsOperations,
+    ...templateSuggestionsConsoleOperations,
+  ],
 })

@@ -1,10 +1,16 @@
 /** The error codes of the catalogue: Notifications (chat-app messages and templates). */
 import { Schema } from "effect"
+import { HumanAction, Next } from "../accounts/errors.ts"
 import { ApiErrorClass, Fields, Message } from "../shared/api-error.ts"
 
 export class WhatsappNotEnabled
   extends ApiErrorClass<WhatsappNotEnabled>()("whatsapp_not_enabled", {}, { status: 403 }) {}
-export class NoWhatsappNumber extends ApiErrorClass<NoWhatsappNumber>()("no_whatsapp_number", {}, { status: 409 }) {}
+/** On the account API (DECISIONS 10) it adds `message`, `needs` `["whatsapp_number"]` and `human_action`. */
+export class NoWhatsappNumber extends ApiErrorClass<NoWhatsappNumber>()("no_whatsapp_number", {
+  ...Message,
+  needs: Schema.optional(Schema.Array(Schema.String)),
+  human_action: Schema.optional(HumanAction),
+}, { status: 409 }) {}
 export class NumberDisconnected
   extends ApiErrorClass<NumberDisconnected>()("number_disconnected", {}, { status: 409 }) {}
 export class UnknownTemplate extends ApiErrorClass<UnknownTemplate>()("unknown_template", {}, { status: 422 }) {}
@@ -25,9 +31,16 @@ export class TemplateNotEditable
     status: 409,
   }) {}
 export class ConsentOptedOut extends ApiErrorClass<ConsentOptedOut>()("consent_opted_out", {}, { status: 422 }) {}
-export class TemplatesUnavailable
-  extends ApiErrorClass<TemplatesUnavailable>()("templates_unavailable", Message, { status: 503 }) {}
-export class SuggestionsBusy extends ApiErrorClass<SuggestionsBusy>()("suggestions_busy", Message, { status: 409 }) {}
+/** On the account API (DECISIONS 10) it adds `next`: the same call, to make again. */
+export class TemplatesUnavailable extends ApiErrorClass<TemplatesUnavailable>()("templates_unavailable", {
+  ...Message,
+  next: Schema.optional(Next),
+}, { status: 503 }) {}
+/** Another create call holds the analysis' suggestions run; `next` is the same call, to make again. */
+export class SuggestionsBusy extends ApiErrorClass<SuggestionsBusy>()("suggestions_busy", {
+  ...Message,
+  next: Next,
+}, { status: 409 }) {}
 
 /** Every code of this part of the catalogue (core/errors.ts merges them). */
 export const notificationsErrors = [

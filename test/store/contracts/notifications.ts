@@ -8,6 +8,7 @@ import {
   type ChatMessage,
   ChatMessagesRepo,
 } from "../../../ports/store/notifications.ts"
+import { TemplateAnalysesRepo, type TemplateAnalysis } from "../../../ports/store/template-suggestions.ts"
 import { Transactor } from "../../../ports/store/transactor.ts"
 import { type ContractOptions, isDefect, type It, uuid } from "../fixtures.ts"
 
@@ -108,5 +109,101 @@ export const contract = (it: It, options: ContractOptions) => {
       yield* repo.set(back)
       assert.deepStrictEqual(yield* repo.get(app, to), Option.some(back))
     }))
-  void options
+
+  const analysis = (): TemplateAnalysis => ({
+    id: uuid(),
+    applicationId: uuid() as ApplicationId,
+    createdAt: 1_700_000_000_000,
+    suggestions: ["welcome", "order_shipped", "cart_reminder"].map((key, position) => ({
+      key,
+      position,
+      name: key,
+      category: position === 2 ? "marketing" as const : "utility" as const,
+      lang: "ar",
+      body: `Hello {{1}}: ${key}.`,
+      state: "suggested" as const,
+      error: null,
+      pickedAt: null,
+      madeOrder: null,
+    })),
+  })
+
+  it.effect("template analyses: insert, get by application with the suggestions in order", () =>
+    Effect.gen(function* () {
+      const repo = yield* TemplateAnalysesRepo
+      const a = analysis()
+      yield* repo.insert(a)
+      assert.deepStrictEqual(yield* repo.get(a.applicationId, a.id), Option.some(a))
+      assert.isTrue(Option.isNone(yield* repo.get(uuid() as ApplicationId, a.id)))
+      assert.isTrue(Option.isNone(yield* repo.get(a.applicationId, uuid())))
+      assert.isTrue(isDefect(yield* Effect.exit(repo.insert(a))))
+    }))
+
+  it.effect("template analyses: pick marks suggested and failed ones; settle records an outcome", () =>
+    Effect.gen(function* () {
+      const repo = yield* TemplateAnalysesRepo
+      const a = analysis()
+      yield* repo.insert(a)
+      const states = Effect.map(
+        repo.get(a.applicationId, a.id),
+        Option.match({
+          onNone: () => [],
+          onSome: (x) => x.suggestions.map((s) => [s.key, s.state, s.error, s.pickedAt, s.madeOrder]),
+        }),
+      )
+      yield* repo.pick(a.id, ["welcome", "order_shipped"], 10)
+      yield* repo.settle(a.id, { key: "welcome", state: "made", error: null, madeOrder: 1 })
+      yield* repo.settle(a.id, { key: "order_shipped", state: "failed", error: "template_exists", madeOrder: null })
+      assert.deepStrictEqual(yield* states, [
+        ["welcome", "made", null, 10, 1],
+        ["order_shipped", "failed", "template_exists", 10, null],
+        ["cart_reminder", "suggested", null, null, null],
+      ])
+      // A made one stays made; a failed one is picked again, its error cleared; a picked one keeps its time.
+      yield* repo.pick(a.id, ["welcome", "order_shipped", "cart_reminder"], 20)
+      yield* repo.pick(a.id, ["cart_reminder"], 30)
+      assert.deepStrictEqual(yield* states, [
+        ["welcome", "made", null, 10, 1],
+        ["order_shipped", "picked", null, 20, null],
+        ["cart_reminder", "picked", null, 20, null],
+      ])
+      yield* repo.settle(a.id, {
+        key: "cart_reminder",
+        state: "picked",
+        error: "templates_unavailable",
+        madeOrder: null,
+      })
+      assert.deepStrictEqual((yield* states)[2], ["cart_reminder", "picked", "templates_unavailable", 20, null])
+    }))
+
+  it.effect("template analyses: one hold at a time, given back by its holder only, lapsing at its end", () =>
+    Effect.gen(function* () {
+      const repo = yield* TemplateAnalysesRepo
+      const a = analysis()
+      yield* repo.insert(a)
+      assert.isTrue(yield* repo.lease(a.id, "one", 100, 200))
+      assert.isFalse(yield* repo.lease(a.id, "two", 150, 250))
+      yield* repo.release(a.id, "two")
+      assert.isFalse(yield* repo.lease(a.id, "two", 199, 250))
+      // Lapsed at its end: another takes it, and the late holder's release leaves the new hold alone.
+      assert.isTrue(yield* repo.lease(a.id, "two", 200, 300))
+      yield* repo.release(a.id, "one")
+      assert.isFalse(yield* repo.lease(a.id, "three", 250, 350))
+      yield* repo.release(a.id, "two")
+      assert.isTrue(yield* repo.lease(a.id, "three", 250, 350))
+      assert.isFalse(yield* repo.lease(uuid(), "one", 0, 1))
+    }))
+
+  it.effect("template analyses: of many callers racing for the hold, exactly one wins", () =>
+    Effect.gen(function* () {
+      const repo = yield* TemplateAnalysesRepo
+      const a = analysis()
+      yield* repo.insert(a)
+      const won = yield* Effect.forEach(
+        Array.from({ length: 12 }, (_, i) => `holder-${i}`),
+        (holder) => repo.lease(a.id, holder, 100, 200),
+        { concurrency: options.concurrentTransactions ? "unbounded" : 1 },
+      )
+      assert.strictEqual(won.filter(Boolean).length, 1)
+    }))
 }

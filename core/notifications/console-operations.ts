@@ -4,7 +4,8 @@
  */
 import { Effect, Either, Option, Schema } from "effect"
 import { applicationParameter, consoleCaller as console, consoleDone as done } from "../console/operations.ts"
-import { InvalidRequest, NotFound } from "../errors.ts"
+import { InvalidRequest, NotFound, notFound } from "../errors.ts"
+import { isUuid } from "../shared/brands.ts"
 import { type AnyOperation, operation, type Parameter } from "../pipeline/operation.ts"
 import { consoleBody } from "../shared/fields.ts"
 import { parseSaudiMobile, SaudiMobileFromString } from "../shared/phone.ts"
@@ -138,6 +139,8 @@ export const chatSimulatorOperations = [
     parameters: [applicationParameter, pathText("name", "The template's name"), pathText("lang", "Its language")],
     body: TemplateCopyBody,
     decode: ({ body, params }) => {
+      // A path value that cannot be an application names nothing: 404 before the body is judged.
+      if (!isUuid(params.application)) return Either.left(notFound)
       const fields: Record<string, string> = {}
       if (!namePattern.test(params.name)) fields.name = "must match ^[a-z0-9_]{1,512}$"
       if (!langPattern.test(params.lang)) fields.lang = "must match ^[a-z]{2,3}(_[A-Z]{2})?$"

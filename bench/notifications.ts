@@ -7,6 +7,7 @@
  *                                  [--warmup S] [--keys K] [--database-url URL]
  *                                  [--reports N] [--messages M] [--report-clients C] [--seed X]
  *                                  [--no-sends] [--no-reports] [--quick]
+ *                                  [--ceiling-omit channel,readable,logSend,setProviderId]
  *   (also `npm run bench -- notifications ...`)
  *
  * Defaults: both stores, 16 clients, 15 s measured per side in 3 rounds (each slice after 2 s of warm-up), 500
@@ -42,6 +43,9 @@
  * The consent read (`SELECT opted_out, source, updated_at FROM chat_consent`) is a marketing send's only, so it is
  * in neither side here. On PostgreSQL the host sends BEGIN in the round trip of the charge (adapters/sql/
  * pg-client.ts); the ceiling's `pg` sends it on its own.
+ *
+ * `--ceiling-omit a,b`: one more ceiling (PGlite, or `pg` with prepared statements), in the same slices, without
+ * those statements: what they cost a send (a diagnostic; the ratio stays against the full ceilings).
  *
  * Platform and ceilings run in alternating slices (platform, ceiling(s), platform, ...) so that whatever else the
  * machine does weighs on both alike; the ratio is platform sends/s ÷ ceiling sends/s, over all slices and per

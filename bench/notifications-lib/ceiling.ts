@@ -172,8 +172,12 @@ const windowStart = (now: number) => now - (now % 60_000)
 const price = Prices.chatmsgHalalas.utility
 const copyOf = (v: unknown) => (typeof v === "string" ? JSON.parse(v) : v) as NetworkTemplate
 
-/** One send: the host's statements in its order, with its checks between them. */
-const send = async (db: Db, s: Seed, run: CeilingRun) => {
+/** Statements a diagnostic ceiling may leave out (`--ceiling-omit`), to price each against the whole send. */
+export const omissible = ["channel", "readable", "logSend", "setProviderId"] as const
+export type Omissible = typeof omissible[number]
+
+/** One send: the host's statements in its order, with its checks between them (less any of `omit`). */
+const send = async (db: Db, s: Seed, run: CeilingRun, omit: ReadonlySet<Omissible>) => {
   const to = destination(run.nextTo++)
   const params = { order_id: `A-${run.nextTo}` }
   const now = Date.now()
@@ -182,11 +186,11 @@ const send = async (db: Db, s: Seed, run: CeilingRun) => {
     windowStart(now),
   ])
   if (principal.ap_id !== s.applicationId) throw new Error("ceiling: the key was not found")
-  const channel = await db.query("channel", Sql.channel, [s.applicationId])
+  const channel = omit.has("channel") ? [] : await db.query("channel", Sql.channel, [s.applicationId])
   if (channel.length > 0 && channel[0].enabled !== true) throw new Error("ceiling: the channel is off")
   const [number] = await db.query("number", Sql.number, [s.applicationId])
   if (number?.connected !== true) throw new Error("ceiling: no connected number")
-  if ((await db.query("readable", Sql.readable, [s.applicationId])).length > 0) {
+  if (!omit.has("readable") && (await db.query("readable", Sql.readable, [s.applicationId])).length > 0) {
     throw new Error("ceiling: the network does not answer")
   }
   const copies = (await db.query("templates", Sql.templates, [s.applicationId])).map((r) => copyOf(r.template))
@@ -223,16 +227,18 @@ const send = async (db: Db, s: Seed, run: CeilingRun) => {
       now,
     ])
   })
-  await db.query("logSend", Sql.logSend, [
-    id,
-    s.applicationId,
-    to,
-    chosen.name,
-    chosen.lang,
-    render(chosen, params),
-    Date.now(),
-  ])
-  await db.query("setProviderId", Sql.setProviderId, [id, id])
+  if (!omit.has("logSend")) {
+    await db.query("logSend", Sql.logSend, [
+      id,
+      s.applicationId,
+      to,
+      chosen.name,
+      chosen.lang,
+      render(chosen, params),
+      Date.now(),
+    ])
+  }
+  if (!omit.has("setProviderId")) await db.query("setProviderId", Sql.setProviderId, [id, id])
 }
 
 export interface Ceiling {
@@ -241,9 +247,15 @@ export interface Ceiling {
   readonly close: () => Promise<void>
 }
 
-const ceilingOver = (label: string, db: Db, s: Seed, close: () => Promise<void>): Ceiling => {
+const ceilingOver = (
+  label: string,
+  db: Db,
+  s: Seed,
+  close: () => Promise<void>,
+  omit: ReadonlySet<Omissible>,
+): Ceiling => {
   const run: CeilingRun = {
-    label,
+    label: omit.size === 0 ? label : `${label}, without ${[...omit].join(", ")}`,
     seconds: 0,
     verifications: 0,
     latency: new Latencies(),
@@ -262,7 +274,7 @@ const ceilingOver = (label: string, db: Db, s: Seed, close: () => Promise<void>)
           // PGlite answers through microtasks only: without a turn of the event loop no timer would fire.
           await yieldToLoop()
           const t0 = performance.now()
-          await send(db, s, run)
+          await send(db, s, run, omit)
           if (slice.measuring) {
             run.latency.add(performance.now() - t0)
             slice.verifications++
@@ -277,21 +289,26 @@ const ceilingOver = (label: string, db: Db, s: Seed, close: () => Promise<void>)
 }
 
 /** `pg` on a fresh schema the project's migrations made; the pool is the project's (pg's default of 10). */
-export const openPgCeiling = async (url: string, prepared: boolean, keys: number): Promise<Ceiling> => {
+export const openPgCeiling = async (
+  url: string,
+  prepared: boolean,
+  keys: number,
+  omit: ReadonlySet<Omissible> = new Set(),
+): Promise<Ceiling> => {
   await Effect.runPromise(
     Effect.provide(migrate(products), PgClient.layer({ url: Redacted.make(url) })).pipe(Effect.scoped),
   )
   const db = pgDb(url, { prepared, poolSize: 10 })
-  return ceilingOver(prepared ? "pg, named prepared statements" : "pg", db, await seed(db, keys), db.close)
+  return ceilingOver(prepared ? "pg, named prepared statements" : "pg", db, await seed(db, keys), db.close, omit)
 }
 
 /** `@electric-sql/pglite` in this process, in memory, with the project's int8 parser. */
-export const openPgliteCeiling = async (keys: number): Promise<Ceiling> => {
+export const openPgliteCeiling = async (keys: number, omit: ReadonlySet<Omissible> = new Set()): Promise<Ceiling> => {
   const raw = new PGlite("memory://", { parsers: { [PgliteTypes.INT8]: int8 } })
   await raw.waitReady
   await Effect.runPromise(Effect.provide(migrate(products), pgliteSqlClient(raw)))
   const db = pgliteDb(raw)
-  return ceilingOver("@electric-sql/pglite", db, await seed(db, keys), db.close)
+  return ceilingOver("@electric-sql/pglite", db, await seed(db, keys), db.close, omit)
 }
 
 /** The project's int8 parser: a number when it is safe, else a bigint. */

@@ -8,6 +8,8 @@ import { fmt, freshSchema, type Host, ms, sleep, startHost } from "../verify-lib
 import {
   type Ceiling,
   int8,
+  type Omissible,
+  omissible,
   openPgCeiling,
   openPgliteCeiling,
   sendStatements,
@@ -42,6 +44,8 @@ interface Args {
   readonly reportClients: number
   readonly seed: number
   readonly quick: boolean
+  /** Statements left out of one more ceiling (diagnostic): what they cost the send. */
+  readonly ceilingOmit: ReadonlySet<Omissible>
 }
 
 const parseArgs = (argv: ReadonlyArray<string>): Args => {
@@ -65,7 +69,12 @@ const parseArgs = (argv: ReadonlyArray<string>): Args => {
   }
   const store = named.get("store") ?? "both"
   if (store !== "pglite" && store !== "postgres" && store !== "both") throw new Error("--store pglite|postgres|both")
+  const omit = (named.get("ceiling-omit") ?? "").split(",").filter((x) => x !== "")
+  for (const o of omit) {
+    if (!(omissible as ReadonlyArray<string>).includes(o)) throw new Error(`--ceiling-omit ${omissible.join(",")}`)
+  }
   return {
+    ceilingOmit: new Set(omit as Array<Omissible>),
     stores: store === "both" ? ["pglite", "postgres"] : [store],
     clients: Math.max(1, Math.floor(num("clients", 16, 16))),
     seconds: num("seconds", 15, 2),
@@ -139,15 +148,18 @@ const runSends = async (store: Store, args: Args): Promise<SendResult> => {
       } s`,
     )
     const ceilings: Array<{ c: Ceiling; dbCpu?: () => Promise<Map<number, number>> }> = []
+    const omits = args.ceilingOmit.size === 0 ? [new Set<Omissible>()] : [new Set<Omissible>(), args.ceilingOmit]
     if (store === "pglite") {
-      const c = await openPgliteCeiling(args.keys)
-      cleanups.unshift(c.close)
-      ceilings.push({ c })
+      for (const omit of omits) {
+        const c = await openPgliteCeiling(args.keys, omit)
+        cleanups.unshift(c.close)
+        ceilings.push({ c })
+      }
     } else {
-      for (const prepared of [false, true]) {
+      for (const [prepared, omit] of [[false, omits[0]], ...omits.map((o) => [true, o] as const)] as const) {
         const f = await freshSchema(args.databaseUrl, "nbench_ceiling")
         cleanups.unshift(f.drop)
-        const c = await openPgCeiling(f.url, prepared, args.keys)
+        const c = await openPgCeiling(f.url, prepared, args.keys, omit)
         cleanups.unshift(c.close)
         ceilings.push({ c, dbCpu: f.backendCpu })
       }

@@ -7,13 +7,14 @@
  *                                  [--warmup S] [--keys K] [--database-url URL]
  *                                  [--reports N] [--messages M] [--report-clients C] [--seed X]
  *                                  [--no-sends] [--no-reports] [--quick]
- *                                  [--ceiling-omit channel,readable,logSend,setProviderId]
+ *                                  [--ceiling-omit channel,readable,logSend,setProviderId] [--cpu-prof-dir DIR]
  *   (also `npm run bench -- notifications ...`)
  *
  * Defaults: both stores, 16 clients, 15 s measured per side in 3 rounds (each slice after 2 s of warm-up), 500
  * keys, 100,000 reports on 10,000 messages with 16 clients, PostgreSQL at $DATABASE_URL or
- * postgres://postgres@127.0.0.1:5432/test. `--quick`: 2 s per side in 2 rounds after 0.5 s, 20 keys, 1,000
- * reports on 100 messages (a smoke run of well under a minute; any option given still wins).
+ * postgres://postgres@127.0.0.1:5432/test. `--quick`: 1 s per side in 1 round after 0.5 s, 8 keys, 500 reports
+ * on 50 messages (a smoke run; any option given still wins). Most of its time is the six hosts' starts (a trace
+ * host, a send host and a report host per store).
  *
  * Platform: the Node host as its own process (bench/verify-lib/support.ts `startHost`: `node --import tsx
  * hosts/node.ts`) with the simulated chat network (CHAT_PROVIDER's default), on PGlite (`PGLITE_DIR=memory://`)
@@ -46,6 +47,8 @@
  *
  * `--ceiling-omit a,b`: one more ceiling (PGlite, or `pg` with prepared statements), in the same slices, without
  * those statements: what they cost a send (a diagnostic; the ratio stays against the full ceilings).
+ *
+ * `--cpu-prof-dir DIR`: the sends' host writes a V8 CPU profile there when it stops.
  *
  * Platform and ceilings run in alternating slices (platform, ceiling(s), platform, ...) so that whatever else the
  * machine does weighs on both alike; the ratio is platform sends/s ÷ ceiling sends/s, over all slices and per

@@ -46,6 +46,8 @@ interface Args {
   readonly quick: boolean
   /** Statements left out of one more ceiling (diagnostic): what they cost the send. */
   readonly ceilingOmit: ReadonlySet<Omissible>
+  /** The send benchmark's host writes a V8 CPU profile there when it stops. */
+  readonly profile: string | undefined
 }
 
 const parseArgs = (argv: ReadonlyArray<string>): Args => {
@@ -75,16 +77,17 @@ const parseArgs = (argv: ReadonlyArray<string>): Args => {
   }
   return {
     ceilingOmit: new Set(omit as Array<Omissible>),
+    profile: named.get("cpu-prof-dir"),
     stores: store === "both" ? ["pglite", "postgres"] : [store],
     clients: Math.max(1, Math.floor(num("clients", 16, 16))),
-    seconds: num("seconds", 15, 2),
+    seconds: num("seconds", 15, 1),
     warmup: num("warmup", 2, 0.5),
-    rounds: Math.max(1, Math.floor(num("rounds", 3, 2))),
-    keys: Math.max(1, Math.floor(num("keys", 500, 20))),
+    rounds: Math.max(1, Math.floor(num("rounds", 3, 1))),
+    keys: Math.max(1, Math.floor(num("keys", 500, 8))),
     databaseUrl: named.get("database-url") ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test",
     sends: !flags.has("no-sends"),
-    reports: flags.has("no-reports") ? 0 : Math.floor(num("reports", 100_000, 1_000)),
-    messages: Math.max(1, Math.floor(num("messages", 10_000, 100))),
+    reports: flags.has("no-reports") ? 0 : Math.floor(num("reports", 100_000, 500)),
+    messages: Math.max(1, Math.floor(num("messages", 10_000, 50))),
     reportClients: Math.max(1, Math.floor(num("report-clients", 16, 16))),
     seed: Math.floor(num("seed", Date.now() % 1_000_000, Date.now() % 1_000_000)),
     quick,
@@ -138,7 +141,10 @@ const runSends = async (store: Store, args: Args): Promise<SendResult> => {
   try {
     const fresh = store === "postgres" ? await freshSchema(args.databaseUrl, "nbench") : undefined
     if (fresh) cleanups.unshift(fresh.drop)
-    const host = await startHost(fresh ? { DATABASE_URL: fresh.url } : { PGLITE_DIR: "memory://" })
+    const host = await startHost(
+      fresh ? { DATABASE_URL: fresh.url } : { PGLITE_DIR: "memory://" },
+      args.profile ? { cpuProfDir: args.profile } : {},
+    )
     cleanups.unshift(host.stop)
     const t = performance.now()
     const setup = await setupThroughConsole(host, args.keys)

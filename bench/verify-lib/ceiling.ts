@@ -102,13 +102,13 @@ export const simulatorStatements = [Sql.simSms, Sql.readSms].length
 // ---------------------------------------------------------------------------------------------------------------
 // A driver-neutral shape: autocommit statements and transactions
 
-interface Db {
+export interface Db {
   readonly query: (name: string, text: string, params: Array<unknown>) => Promise<Array<Record<string, any>>>
   readonly transaction: <A>(f: (q: Db["query"]) => Promise<A>) => Promise<A>
   readonly close: () => Promise<void>
 }
 
-const pgDb = (url: string, opts: { prepared: boolean; poolSize: number }): Db => {
+export const pgDb = (url: string, opts: { prepared: boolean; poolSize: number }): Db => {
   const pool = new pg.Pool({ connectionString: url, max: opts.poolSize })
   pool.on("error", () => {})
   const on = (c: pg.Pool | pg.PoolClient) => async (name: string, text: string, values: Array<unknown>) =>
@@ -133,7 +133,7 @@ const pgDb = (url: string, opts: { prepared: boolean; poolSize: number }): Db =>
   }
 }
 
-const pgliteDb = (db: PGlite): Db => ({
+export const pgliteDb = (db: PGlite): Db => ({
   query: async (_name, text, params) => (await db.query(text, params)).rows as Array<Record<string, any>>,
   transaction: (f) =>
     db.transaction((tx) =>
@@ -146,7 +146,7 @@ const pgliteDb = (db: PGlite): Db => ({
 // Schema and seed rows
 
 /** A minimal `SqlClient` over a raw PGlite, only to run the project's migrations on it. */
-const pgliteSqlClient = (db: PGlite) => {
+export const pgliteSqlClient = (db: PGlite) => {
   const run = (sql: string, params: ReadonlyArray<unknown>) =>
     Effect.tryPromise({
       try: async () => (params.length === 0

@@ -207,7 +207,7 @@ const background =
  * The request's own statements among a trace: per connection, a transaction (BEGIN .. COMMIT) or a
  * lone statement is a unit, and a unit that touches what only the background loops touch is theirs.
  */
-const requestStatements = (lines: ReadonlyArray<string>): Array<string> => {
+export const requestStatements = (lines: ReadonlyArray<string>): Array<string> => {
   const parsed = lines.map((l, i) => {
     const [, conn, ...rest] = l.split("\t")
     return { i, conn, text: rest.join("\t") }

@@ -12,6 +12,7 @@ export default defineConfig({
     maxWorkers: 3,
     minWorkers: 1,
     globalSetup: ["test/support/global-setup.ts"],
+    setupFiles: ["test/support/setup.ts"],
     reporters: ["default", "./test/support/timing-reporter.ts"],
   },
 })

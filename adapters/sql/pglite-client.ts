@@ -22,12 +22,13 @@
  * Server settings and checkpoints: see `PgliteSettings` below; a fresh data directory: `initializeApart`.
  */
 import * as Reactivity from "@effect/experimental/Reactivity"
-import { PGlite, type Results, type RowMode, types as PgliteTypes } from "@electric-sql/pglite"
+import { MemoryFS, PGlite, type Results, type RowMode, types as PgliteTypes } from "@electric-sql/pglite"
 import * as Client from "@effect/sql/SqlClient"
 import type { Connection } from "@effect/sql/SqlConnection"
 import { SqlError } from "@effect/sql/SqlError"
 import { makeCompiler } from "@effect/sql-pg/PgClient"
 import { Effect, Layer, Option, type Scope, Stream } from "effect"
+import type { ParsedTarFileItem } from "nanotar"
 import { SqlDriver, type SqlDriverShape } from "./executor.ts"
 
 /**
@@ -176,21 +177,53 @@ const isNew = async (dataDir: string): Promise<boolean> => {
 }
 
 /**
+ * The seed's entries (nanotar over node:zlib), or undefined where node:zlib is not there to gunzip it. Where
+ * `keepSeedsUnpacked` is set, the last seed's entries are kept, and a seed of the same bytes is not unpacked again.
+ */
+const entriesOf = async (seed: Blob): Promise<Entries | undefined> => {
+  const zlib = await import("node:zlib").catch(() => undefined)
+  if (zlib?.gunzipSync === undefined) return undefined
+  const gzipped = new Uint8Array(await seed.arrayBuffer())
+  if (lastSeed !== undefined && sameBytes(lastSeed.gzipped, gzipped)) return lastSeed.entries
+  const { parseTar } = await import("nanotar")
+  // node:zlib, not nanotar's `parseTarGzip`: its DecompressionStream took 380 ms for the 4.8 MB snapshot on
+  // Node, gunzipSync 60-80.
+  const entries = parseTar(zlib.gunzipSync(gzipped))
+  if ((globalThis as Record<symbol, unknown>)[keepSeedsUnpacked] === true) lastSeed = { gzipped, entries }
+  return entries
+}
+
+/**
+ * Set to `true` on `globalThis`, keeps the last seed unpacked (its 41 MB) for the next new store of the process:
+ * the tests set it (test/support/setup.ts), whose files make a PGlite store per test; a host makes one and keeps
+ * nothing. Emscripten's file system copies what it is given, so the kept entries are never written to.
+ */
+export const keepSeedsUnpacked: unique symbol = Symbol.for("pglite-client.keepSeedsUnpacked")
+
+let lastSeed: { readonly gzipped: Uint8Array; readonly entries: Entries } | undefined
+
+/** Byte for byte (4.8 MB: a few milliseconds, against 60-80 for gunzipping it again). */
+const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
+type Entries = Array<ParsedTarFileItem>
+
+/** A tar entry's name relative to the data directory (no leading or trailing slash). */
+const relativeName = (name: string) => name.replace(/^\/+/, "").replace(/\/+$/, "")
+
+/**
  * A new local directory gets the seed's files written into it before PGlite opens it, which then starts as on an
  * existing store: PGlite's own `loadDataDir` unpacks through Emscripten's file system, and a new directory took
- * 0.9-1.1 s longer than an existing one to answer (issue 28). nanotar reads the tarball (on Node, Deno and Bun);
- * PG_VERSION is written last, so a directory left half-written by a crash is still new, and unpacked again.
+ * 0.9-1.1 s longer than an existing one to answer (issue 28). PG_VERSION is written last, so a directory left
+ * half-written by a crash is still new, and unpacked again.
  */
-const unpackInto = async (directory: string, seed: Blob): Promise<void> => {
-  const { parseTar } = await import("nanotar")
+const unpackInto = async (directory: string, entries: Entries): Promise<void> => {
   const fs = await import("node:fs")
   const path = await import("node:path")
-  const zlib = await import("node:zlib")
-  // node:zlib, not nanotar's `parseTarGzip`: its DecompressionStream took 380 ms for the 4.8 MB snapshot on
-  // Node, gunzipSync 60-80 (and the writes below, each folder made once, 110-120 ms).
-  const entries = parseTar(zlib.gunzipSync(new Uint8Array(await seed.arrayBuffer())))
   const root = path.resolve(directory)
-  const relativeName = (name: string) => name.replace(/^\/+/, "")
   const isVersion = (name: string) => relativeName(name) === "PG_VERSION"
   const ordered = [...entries.filter((e) => !isVersion(e.name)), ...entries.filter((e) => isVersion(e.name))]
   const made = new Set<string>()
@@ -215,6 +248,55 @@ const unpackInto = async (directory: string, seed: Blob): Promise<void> => {
   }
 }
 
+/**
+ * A new `memory://` store: PGlite's in-memory file system with the seed's files written into the data directory
+ * once PostgreSQL's module is up and before PGlite looks for a database there, so that it opens it as an existing
+ * one. PGlite's `loadDataDir` did the same through a tar reader of its own and a path lookup per file and per
+ * folder of its path: a new in-memory store took 2-2.5 times as long to open (issue 28; every PGlite store a test
+ * makes is one). The entries are dropped once written: Emscripten's file system keeps copies.
+ */
+class SeededMemoryFS extends MemoryFS {
+  constructor(private pending: Entries | undefined) {
+    super()
+  }
+
+  override async initialSyncFs(): Promise<void> {
+    await super.initialSyncFs()
+    const entries = this.pending
+    this.pending = undefined
+    if (entries === undefined) return
+    const FS = (this.pg as unknown as { readonly Module: { readonly FS: EmscriptenFS } }).Module.FS
+    const root = PGlite.paths.PGDATA
+    const made = new Set<string>()
+    const folder = (target: string) => {
+      if (made.has(target)) return
+      FS.mkdirTree(target)
+      made.add(target)
+    }
+    for (const entry of entries) {
+      const name = relativeName(entry.name)
+      if (name.split("/").includes("..")) {
+        throw new Error(`the store snapshot names a path outside the directory: ${entry.name}`)
+      }
+      const target = name === "" ? root : `${root}/${name}`
+      if (entry.type === "directory") {
+        folder(target)
+      } else if (entry.type === "file") {
+        folder(target.slice(0, target.lastIndexOf("/")))
+        FS.writeFile(target, entry.data ?? new Uint8Array())
+      } else {
+        throw new Error(`the store snapshot holds ${entry.name}, of a kind that is not unpacked (${entry.type})`)
+      }
+    }
+  }
+}
+
+/** What SeededMemoryFS uses of Emscripten's file system. */
+interface EmscriptenFS {
+  mkdirTree(path: string): void
+  writeFile(path: string, data: Uint8Array): void
+}
+
 const openPglite = (options: PgliteClientOptions): Effect.Effect<PGlite, SqlError, Scope.Scope> =>
   Effect.acquireRelease(
     Effect.tryPromise({
@@ -222,12 +304,19 @@ const openPglite = (options: PgliteClientOptions): Effect.Effect<PGlite, SqlErro
         const { dataDir } = options
         const seed = options.seed !== undefined && await isNew(dataDir) ? await options.seed() : undefined
         if (seed === undefined) await initializeApart(dataDir)
-        const directory = seed === undefined ? undefined : localDirectory(dataDir)
-        if (seed !== undefined && directory !== undefined) await unpackInto(directory, seed)
+        const directory = localDirectory(dataDir)
+        const entries = seed === undefined ? undefined : await entriesOf(seed)
+        if (entries !== undefined && directory !== undefined) await unpackInto(directory, entries)
+        const inMemory = entries !== undefined && directory === undefined && dataDir.startsWith("memory://")
         const pg = new PGlite(dataDir, {
           parsers: { [INT8]: parseInt8 },
           startParams: startParams(),
-          ...(seed === undefined || directory !== undefined ? {} : { loadDataDir: seed }),
+          // Where the entries could not be written first (no node:zlib, or a store in IndexedDB): PGlite's loadDataDir.
+          ...(seed === undefined || (entries !== undefined && directory !== undefined)
+            ? {}
+            : inMemory
+            ? { fs: new SeededMemoryFS(entries) }
+            : { loadDataDir: seed }),
         })
         await pg.waitReady
         return pg

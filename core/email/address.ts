@@ -8,5 +8,4 @@ const shape = new RegExp(
   `^${atom}(?:\\.${atom})*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z][A-Za-z0-9-]{0,62}$`,
 )
 
-export const isSendableAddress = (s: string): boolean =>
-  s.length <= 254 && s.indexOf("@") <= 64 && shape.test(s)
+export const isSendableAddress = (s: string): boolean => s.length <= 254 && s.indexOf("@") <= 64 && shape.test(s)

@@ -22,10 +22,12 @@ export const recordsFor = (domain: string, publicKeyBase64: string): ReadonlyArr
 
 /** A DKIM record's tags, white space ignored (`v=DKIM1; k=rsa; p=…`). */
 const dkimTags = (value: string) =>
-  new Map(value.split(";").map((part) => part.replace(/\s+/g, "")).filter((p) => p !== "").map((p) => {
-    const eq = p.indexOf("=")
-    return [p.slice(0, eq).toLowerCase(), p.slice(eq + 1)] as const
-  }))
+  new Map(
+    value.split(";").map((part) => part.replace(/\s+/g, "")).filter((p) => p !== "").map((p) => {
+      const eq = p.indexOf("=")
+      return [p.slice(0, eq).toLowerCase(), p.slice(eq + 1)] as const
+    }),
+  )
 
 /** Whether what DNS answered at a record's name matches it. */
 export const matches = (record: DomainRecord, found: ReadonlyArray<string>): boolean => {

@@ -7,12 +7,7 @@ import { DnsRecords } from "../../ports/dns.ts"
 import { EmailProvider } from "../../ports/email.ts"
 import { Secrets } from "../../ports/secrets.ts"
 import { ApplicationsRepo } from "../../ports/store/accounts.ts"
-import {
-  EmailAccessRepo,
-  EmailMessagesRepo,
-  EmailSwitchRepo,
-  SenderDomainsRepo,
-} from "../../ports/store/email.ts"
+import { EmailAccessRepo, EmailMessagesRepo, EmailSwitchRepo, SenderDomainsRepo } from "../../ports/store/email.ts"
 import { Transactor } from "../../ports/store/transactor.ts"
 import type { Account } from "../accounts/model.ts"
 import { Console } from "../console/service.ts"
@@ -179,7 +174,11 @@ export class Email extends Effect.Service<Email>()("core/Email", {
         text: input.text ?? null,
         html: input.html ?? null,
         envelopeFrom: envelopeFromOf(id),
-        dkim: { domain: held.domain, selector: Limits.dkimSelector, privateKeyPem: secrets.unseal(held.dkimPrivateKeySealed) },
+        dkim: {
+          domain: held.domain,
+          selector: Limits.dkimSelector,
+          privateKeyPem: secrets.unseal(held.dkimPrivateKeySealed),
+        },
       }))
       if (sent._tag === "Left") {
         // Refused or unreachable: nothing is kept.

@@ -15,6 +15,7 @@
  * without one → `http_<status>`; no answer (transport failure, 10 s timeout) → `unreachable`. Any failure of the
  * other calls is `ChatNetworkUnavailable`. The access token and message texts are never logged or copied into errors.
  */
+import { Notifications } from "../../core/limits.ts"
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
@@ -46,7 +47,7 @@ import {
 
 export const CLOUD_API_DEFAULT_GRAPH_URL = "https://graph.facebook.com/v21.0"
 export const CLOUD_API_DEFAULT_TIMEOUT: Duration.DurationInput = Duration.seconds(10)
-export const TEMPLATES_CACHE_TTL: Duration.Duration = Duration.minutes(5)
+export const TEMPLATES_CACHE_TTL: Duration.Duration = Duration.millis(Notifications.templatesCacheMs)
 export const NUMBER_CACHE_TTL: Duration.Duration = Duration.seconds(60)
 
 /** One application's number on the Cloud API. */

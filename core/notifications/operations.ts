@@ -134,37 +134,29 @@ const sendErrors = [
 ] as const
 
 export const notificationsOperations = [
-  operation({
-    name: "chatmsg.messages.send",
-    summary:
+  ...([
+    [
+      "messages",
       "Sends an approved utility or marketing template to a Saudi mobile number from the application's connected number.",
-    method: "POST",
-    path: "/v1/chatmsg/messages",
-    caller: { _tag: "Key", guard: sendGuard },
-    parameters: [],
-    body: SendBody,
-    output: MessageOutput,
-    errors: sendErrors,
-    idempotent: true,
-    service: Notifications,
-    locate: (n, p) => n.channel(p),
-    run: (n, p, input) => n.send(p, "messages", input.body),
-  }),
-  operation({
-    name: "chatmsg.codes.send",
-    summary: "Sends an approved authentication template carrying a one-time code (`params: { code }`).",
-    method: "POST",
-    path: "/v1/chatmsg/codes",
-    caller: { _tag: "Key", guard: sendGuard },
-    parameters: [],
-    body: SendBody,
-    output: MessageOutput,
-    errors: sendErrors,
-    idempotent: true,
-    service: Notifications,
-    locate: (n, p) => n.channel(p),
-    run: (n, p, input) => n.send(p, "codes", input.body),
-  }),
+    ],
+    ["codes", "Sends an approved authentication template carrying a one-time code (`params: { code }`)."],
+  ] as const).map(([route, summary]) =>
+    operation({
+      name: `chatmsg.${route}.send`,
+      summary,
+      method: "POST",
+      path: `/v1/chatmsg/${route}`,
+      caller: { _tag: "Key", guard: sendGuard },
+      parameters: [],
+      body: SendBody,
+      output: MessageOutput,
+      errors: sendErrors,
+      idempotent: true,
+      service: Notifications,
+      locate: (n, p) => n.channel(p),
+      run: (n, p, input) => n.send(p, route, input.body),
+    })
+  ),
   operation({
     name: "chatmsg.messages.read",
     summary: "Reads a chat-app message (its number unmasked).",

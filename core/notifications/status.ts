@@ -3,10 +3,12 @@
  * any state before `read`. A network report moves it forward only, possibly skipping steps (only the event of
  * the state reached fires), while the message is followed: 48 hours from `created_at`.
  */
+import { Notifications } from "../limits.ts"
 import type { MessageError, MessageStatus, ReportStatus } from "./model.ts"
 
 /** How long after `created_at` reports still count. */
-export const followWindowMs = 48 * 3600 * 1000
+/** DECISIONS 7.3's 48 hours, from the one limits table. */
+export const followWindowMs = Notifications.followMs
 
 export type MessageEvent = "message.sent" | "message.delivered" | "message.read" | "message.failed"
 

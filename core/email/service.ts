@@ -101,7 +101,6 @@ export class EmailSettingsTag extends Effect.Tag("core/EmailSettings")<EmailSett
 
 export class Email extends Effect.Service<Email>()("core/Email", {
   effect: Effect.gen(function* () {
-    const tx = yield* Transactor
     const accessRepo = yield* EmailAccessRepo
     const switches = yield* EmailSwitchRepo
     const domains = yield* SenderDomainsRepo

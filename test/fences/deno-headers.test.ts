@@ -3,12 +3,12 @@
  * `Deno.serve` still holds its header list under `Symbol("header list")`, as the fields came. Runs Deno from
  * node_modules/.bin on a probe (test/fences/probes/deno-headers.ts), as the host tests run it.
  */
-import { spawnSync } from "node:child_process"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
 import { denoVersion } from "../../adapters/http/deno-headers.ts"
 import { expectPinned, installedVersion } from "./pinned.ts"
+import { run } from "../support/run.ts"
 
 const module = "adapters/http/deno-headers.ts"
 const root = fileURLToPath(new URL("../..", import.meta.url))
@@ -19,24 +19,26 @@ const moved = (internal: string) =>
 
 type Fields = Array<[string, string]>
 
-const probe = (): { deno: string; held: Fields | null; iterated: Fields } => {
-  const out = spawnSync(
+const probe = async (): Promise<{ deno: string; held: Fields | null; iterated: Fields }> => {
+  const out = await run(
     join(root, "node_modules", ".bin", "deno"),
     ["run", "--allow-net", "--node-modules-dir=manual", "test/fences/probes/deno-headers.ts"],
-    { cwd: root, encoding: "utf8", timeout: 60_000, env: { ...process.env, NO_COLOR: "1" } },
+    { cwd: root, timeout: 60_000, env: { ...process.env, NO_COLOR: "1" } },
   )
   expect(out.status, `the Deno probe failed: ${out.stderr}`).toBe(0)
   return JSON.parse(out.stdout.trim().split("\n").at(-1)!)
 }
 
 describe(`${module}: Deno's header list`, () => {
-  it(`deno is pinned and installed at ${denoVersion}, and that is the runtime node_modules/.bin runs`, () => {
+  it(`deno is pinned and installed at ${denoVersion}, and that is the runtime node_modules/.bin runs`, async () => {
     expectPinned("deno", denoVersion, module)
-    expect(probe().deno, `node_modules/.bin/deno is not Deno ${denoVersion}: reinstall (npm ci)`).toBe(denoVersion)
+    expect((await probe()).deno, `node_modules/.bin/deno is not Deno ${denoVersion}: reinstall (npm ci)`).toBe(
+      denoVersion,
+    )
   })
 
-  it('a request served by Deno.serve holds its fields under Symbol("header list"), as they came', () => {
-    const { held, iterated } = probe()
+  it('a request served by Deno.serve holds its fields under Symbol("header list"), as they came', async () => {
+    const { held, iterated } = await probe()
     expect(held, moved('the `Headers` list under `Symbol("header list")` (not found, or not an array)'))
       .not.toBeNull()
     const names = held!.map(([name, value]) => [name.toLowerCase(), value])

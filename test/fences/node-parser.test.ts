@@ -4,12 +4,12 @@
  * socket taken from the parser by a `data` listener). Runs a probe (test/fences/probes/node-parser.ts) on the
  * Node that runs the tests, through tsx, and on Bun from node_modules/.bin, as the host tests run them.
  */
-import { spawnSync } from "node:child_process"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
 import { checkedAgainst } from "../../adapters/http/node-parser-refusals.ts"
 import { expectPinned } from "./pinned.ts"
+import { run } from "../support/run.ts"
 
 const module = "adapters/http/node-parser-refusals.ts"
 const root = fileURLToPath(new URL("../..", import.meta.url))
@@ -22,10 +22,9 @@ interface Probe {
   readonly overflow: { readonly headOverflow: boolean }
 }
 
-const probe = (command: string, args: Array<string>): Probe => {
-  const out = spawnSync(command, [...args, probeFile], {
+const probe = async (command: string, args: Array<string>): Promise<Probe> => {
+  const out = await run(command, [...args, probeFile], {
     cwd: root,
-    encoding: "utf8",
     timeout: 60_000,
     env: { ...process.env, NO_COLOR: "1" },
   })
@@ -34,7 +33,7 @@ const probe = (command: string, args: Array<string>): Probe => {
 }
 
 /** Bun's probe, run once for the two Bun tests. */
-let bunProbe: Probe | undefined
+let bunProbe: Promise<Probe> | undefined
 const onBun = () => bunProbe ??= probe(join(root, "node_modules", ".bin", "bun"), [])
 
 const moved = (runtime: string, internal: string, upgrade: string) =>
@@ -53,9 +52,9 @@ const expectRefusals = (p: Probe, runtime: string, upgrade: string) => {
 }
 
 describe(`${module}: how node:http reports what its parser refuses`, () => {
-  it(`on Node ${process.versions.node}: the refused bytes, the overflow's code, the rest of the body after`, () => {
+  it(`on Node ${process.versions.node}: the refused bytes, the overflow's code, the rest of the body after`, async () => {
     const node = `Node ${process.versions.node}`
-    const p = probe(process.execPath, ["--import", "tsx"])
+    const p = await probe(process.execPath, ["--import", "tsx"])
     expect(p.runtime).toBe("node")
     expectRefusals(p, node, "running on it")
     expect(
@@ -68,15 +67,15 @@ describe(`${module}: how node:http reports what its parser refuses`, () => {
     ).toBe("cde")
   })
 
-  it(`bun is pinned and installed at ${checkedAgainst.bun}, and that is the runtime node_modules/.bin runs`, () => {
+  it(`bun is pinned and installed at ${checkedAgainst.bun}, and that is the runtime node_modules/.bin runs`, async () => {
     expectPinned("bun", checkedAgainst.bun, module)
-    expect(onBun().version, `node_modules/.bin/bun is not Bun ${checkedAgainst.bun}: reinstall (npm ci)`)
+    expect((await onBun()).version, `node_modules/.bin/bun is not Bun ${checkedAgainst.bun}: reinstall (npm ci)`)
       .toBe(checkedAgainst.bun)
   })
 
-  it(`on Bun ${checkedAgainst.bun}: the refused bytes, the overflow's code, nothing after the refused packet`, () => {
+  it(`on Bun ${checkedAgainst.bun}: the refused bytes, the overflow's code, nothing after the refused packet`, async () => {
     const bun = `Bun ${checkedAgainst.bun}`
-    const p = onBun()
+    const p = await onBun()
     expect(p.runtime).toBe("bun")
     expectRefusals(p, bun, "upgrading bun")
     expect(

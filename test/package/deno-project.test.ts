@@ -4,12 +4,12 @@
  * JSR package under development is used) type-checks an app that embeds the platform with `deno check` and
  * runs it: a verification end to end on `Deno.serve`, with no `--config` pointing into the repository.
  */
-import { spawnSync } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { appUsage } from "./app-usage.ts"
+import { run as runProcess } from "../support/run.ts"
 
 const repo = resolve(import.meta.dirname, "../..")
 const deno = join(repo, "node_modules/.bin/deno")
@@ -41,9 +41,8 @@ await platform.dispose()
 `
 
 const run = (args: Array<string>, cwd: string, env: Record<string, string> = {}) =>
-  spawnSync(deno, args, {
+  runProcess(deno, args, {
     cwd,
-    encoding: "utf8",
     timeout: 180_000,
     env: { ...process.env, NO_COLOR: "1", DATABASE_URL: "", ...env },
   })
@@ -62,22 +61,22 @@ beforeAll(() => {
 afterAll(() => rmSync(app, { recursive: true, force: true }))
 
 describe("a Deno project imports the package by its name", () => {
-  it("`deno publish --dry-run` passes (slow types allowed: Effect's class factories, docs/decisions.md)", () => {
-    const out = run(["publish", "--dry-run", "--allow-dirty", "--allow-slow-types"], repo)
+  it("`deno publish --dry-run` passes (slow types allowed: Effect's class factories, docs/decisions.md)", async () => {
+    const out = await run(["publish", "--dry-run", "--allow-dirty", "--allow-slow-types"], repo)
     expect(out.stderr + out.stdout).toMatch(/Success/)
     // No diagnostic (`error[…]`, `warning[…]`, "Found N problems"); the one notice is the slow types' own.
     expect(out.stderr + out.stdout).not.toMatch(/^\s*(error|warning)\[|Found \d+ problem/im)
     expect(out.status).toBe(0)
   }, 180_000)
 
-  it("`deno check` of an app that embeds it: 0 errors", () => {
-    const out = run(["check", "main.ts"], app)
+  it("`deno check` of an app that embeds it: 0 errors", async () => {
+    const out = await run(["check", "main.ts"], app)
     expect(out.stderr).not.toMatch(/ERROR|error:/)
     expect(out.status).toBe(0)
   }, 180_000)
 
-  it("the app runs on Deno.serve and serves a verification and an Arabic proforma's PDF", () => {
-    const out = run(["run", "--allow-all", "main.ts"], app, { CONSOLE_TOKEN: "deno-project-console" })
+  it("the app runs on Deno.serve and serves a verification and an Arabic proforma's PDF", async () => {
+    const out = await run(["run", "--allow-all", "main.ts"], app, { CONSOLE_TOKEN: "deno-project-console" })
     expect(out.stdout.trim().split("\n").at(-1)).toBe(JSON.stringify({
       started: "pending",
       checked: "verified",

@@ -4,12 +4,12 @@
  * the registry), compiled by `tsc` under `module: NodeNext`, `strict`, without `skipLibCheck`, and run: the
  * app embeds the platform and serves a verification end to end.
  */
-import { execFileSync, spawnSync } from "node:child_process"
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { appUsage } from "./app-usage.ts"
+import { run, runOk } from "../support/run.ts"
 
 const repo = resolve(import.meta.dirname, "../..")
 const work = mkdtempSync(join(tmpdir(), "npm-tarball-"))
@@ -44,8 +44,8 @@ await platform.dispose()
 
 let tarball = ""
 
-beforeAll(() => {
-  execFileSync(npm, ["pack", "--pack-destination", work, "--silent"], { cwd: repo, stdio: ["ignore", "pipe", "pipe"] })
+beforeAll(async () => {
+  await runOk(npm, ["pack", "--pack-destination", work, "--silent"], { cwd: repo })
   tarball = readdirSync(work).find((f) => f.endsWith(".tgz"))!
   mkdirSync(join(app, "src"), { recursive: true })
   const types = JSON.parse(readFileSync(join(repo, "package.json"), "utf8")).devDependencies["@types/node"]
@@ -76,17 +76,14 @@ beforeAll(() => {
     }),
   )
   writeFileSync(join(app, "src/main.ts"), consumer)
-  execFileSync(npm, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--silent"], {
-    cwd: app,
-    stdio: ["ignore", "pipe", "pipe"],
-  })
+  await runOk(npm, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--silent"], { cwd: app })
 }, 240_000)
 
 afterAll(() => rmSync(work, { recursive: true, force: true }))
 
 describe("a TypeScript project installs the npm package and uses it", () => {
-  it("the tarball holds the built entry, its declarations and the docs, not the sources", () => {
-    const listing = execFileSync("tar", ["-tzf", join(work, tarball)], { encoding: "utf8" }).split("\n")
+  it("the tarball holds the built entry, its declarations and the docs, not the sources", async () => {
+    const listing = (await runOk("tar", ["-tzf", join(work, tarball)])).stdout.split("\n")
     expect(listing).toContain("package/dist/mod.js")
     expect(listing).toContain("package/dist/mod.d.ts")
     expect(listing).toContain("package/dist/fonts/DejaVuSans.ttf")
@@ -95,15 +92,14 @@ describe("a TypeScript project installs the npm package and uses it", () => {
     expect(listing.filter((f) => f.startsWith("package/core/"))).toEqual([])
   })
 
-  it("compiles with tsc under module NodeNext, strict, without skipLibCheck: 0 errors", () => {
-    const out = spawnSync(process.execPath, [tsc, "-p", app], { encoding: "utf8" })
+  it("compiles with tsc under module NodeNext, strict, without skipLibCheck: 0 errors", async () => {
+    const out = await run(process.execPath, [tsc, "-p", app])
     expect(out.stdout + out.stderr).toBe("")
     expect(out.status).toBe(0)
   }, 120_000)
 
-  it("the compiled app embeds the platform and serves a verification and an Arabic proforma's PDF", () => {
-    const out = spawnSync(process.execPath, [join(app, "out/main.js")], {
-      encoding: "utf8",
+  it("the compiled app embeds the platform and serves a verification and an Arabic proforma's PDF", async () => {
+    const out = await run(process.execPath, [join(app, "out/main.js")], {
       cwd: app,
       env: { ...process.env, CONSOLE_TOKEN: "tarball-console", DATABASE_URL: "" },
       timeout: 60_000,

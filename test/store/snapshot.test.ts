@@ -6,10 +6,10 @@
 import { assert, describe, it } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, Layer } from "effect"
-import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { run } from "../support/run.ts"
 import { fileURLToPath } from "node:url"
 import { products } from "../../adapters/products.ts"
 import { migrate, type Migrating } from "../../adapters/sql/migrate.ts"
@@ -148,31 +148,30 @@ describe("a stale snapshot is never used", () => {
     assert.isUndefined(staleReason({ ...manifest, plan: manifest.plan.slice(0, 5) }, products))
   })
 
-  it("`npm run snapshot -- --check` fails with a clear message when the migrations changed since it was made", () => {
-    const copy = fs.mkdtempSync(path.join(os.tmpdir(), "snapshot-check-"))
-    try {
-      fs.cpSync(shipped, copy, { recursive: true })
-      const check = () =>
-        execFileSync(process.execPath, ["--import", "tsx", "scripts/snapshot.ts", "--check"], {
-          cwd: root,
-          env: { ...process.env, SNAPSHOT_DIR: copy },
-          encoding: "utf8",
-          stdio: "pipe",
-        })
-      assert.match(check(), /up to date/)
-      const file = path.join(copy, "manifest.json")
-      const changed = { ...JSON.parse(fs.readFileSync(file, "utf8")), sources: "an older migration" }
-      fs.writeFileSync(file, JSON.stringify(changed))
-      let failure: { status?: number; stderr?: string } | undefined
+  it(
+    "`npm run snapshot -- --check` fails with a clear message when the migrations changed since it was made",
+    async () => {
+      const copy = fs.mkdtempSync(path.join(os.tmpdir(), "snapshot-check-"))
       try {
-        check()
-      } catch (error) {
-        failure = error as { status?: number; stderr?: string }
+        fs.cpSync(shipped, copy, { recursive: true })
+        const check = () =>
+          run(process.execPath, ["--import", "tsx", "scripts/snapshot.ts", "--check"], {
+            cwd: root,
+            env: { ...process.env, SNAPSHOT_DIR: copy },
+          })
+        const fresh = await check()
+        assert.strictEqual(fresh.status, 0, fresh.stderr)
+        assert.match(fresh.stdout, /up to date/)
+        const file = path.join(copy, "manifest.json")
+        const changed = { ...JSON.parse(fs.readFileSync(file, "utf8")), sources: "an older migration" }
+        fs.writeFileSync(file, JSON.stringify(changed))
+        const failure = await check()
+        assert.strictEqual(failure.status, 1)
+        assert.match(failure.stderr, /store snapshot is stale: the migrations' sources changed.*npm run snapshot/)
+      } finally {
+        fs.rmSync(copy, { recursive: true, force: true })
       }
-      assert.strictEqual(failure?.status, 1)
-      assert.match(failure?.stderr ?? "", /store snapshot is stale: the migrations' sources changed.*npm run snapshot/)
-    } finally {
-      fs.rmSync(copy, { recursive: true, force: true })
-    }
-  }, 60_000)
+    },
+    60_000,
+  )
 })

@@ -48,6 +48,15 @@ export class ChatNetworkUnavailable extends Data.TaggedError("ChatNetworkUnavail
   readonly message: string
 }> {}
 
+/**
+ * A template write that found the network holding otherwise than the caller read it (its list is cached up to 5
+ * minutes): a create whose name and language already exist, or an edit of one that no longer does. Nothing was
+ * written: a create never becomes an overwrite.
+ */
+export class ChatTemplateConflict extends Data.TaggedError("ChatTemplateConflict")<{
+  readonly mode: "create" | "edit"
+}> {}
+
 /** A status report from the network, about a message it accepted. */
 export interface NetworkReport {
   readonly providerMessageId: string
@@ -97,11 +106,16 @@ export class ChatNetwork extends Context.Tag("ports/ChatNetwork")<ChatNetwork, {
   readonly templates: (
     application: ApplicationId,
   ) => Effect.Effect<ReadonlyArray<NetworkTemplate>, ChatNetworkUnavailable>
-  /** Submits a new template language, or an edit of one: it is `pending` on the network afterwards. */
+  /**
+   * Submits a new template language (`create`) or an edit of one (`edit`): it is `pending` on the network
+   * afterwards. The network's own list decides, not a cached one: a `create` of a language it holds, or an `edit`
+   * of one it does not, writes nothing and fails with `ChatTemplateConflict`.
+   */
   readonly writeTemplate: (
     application: ApplicationId,
     template: TemplateWrite,
-  ) => Effect.Effect<void, ChatNetworkUnavailable>
+    mode: "create" | "edit",
+  ) => Effect.Effect<void, ChatNetworkUnavailable | ChatTemplateConflict>
   /** Deletes every language of the named template. */
   readonly deleteTemplate: (application: ApplicationId, name: string) => Effect.Effect<void, ChatNetworkUnavailable>
   readonly send: (message: TemplateSend) => Effect.Effect<ChatReceipt, ChatSendRefused>

@@ -29,6 +29,7 @@ import {
   type ChatNumber,
   type ChatReceipt,
   ChatSendRefused,
+  ChatTemplateConflict,
   type NetworkWebhookAnswer,
   type NetworkWebhookRequest,
   type TemplateSend,
@@ -234,16 +235,21 @@ export const make = (config: CloudApiConfig): Effect.Effect<ChatNetwork["Type"],
         return next
       })
 
-    const writeTemplate = (application: ApplicationId, template: TemplateWrite) =>
+    const writeTemplate = (application: ApplicationId, template: TemplateWrite, mode: "create" | "edit") =>
       Effect.gen(function* () {
         const n = yield* requireNumber(application)
+        // Read afresh, not from the cache: a stale list must not turn a create into an overwrite.
         const existing = (yield* rows(n.wabaId, { name: template.name, fields: "id,name,language" }))
           .find((row) => row["name"] === template.name && row["language"] === template.lang)
-        if (existing !== undefined && typeof existing["id"] === "string") {
+        const held = existing !== undefined && typeof existing["id"] === "string"
+        if (held !== (mode === "edit")) return yield* new ChatTemplateConflict({ mode })
+        if (held) {
           yield* read(
             "the template edit",
             // An edit gives the components only: name, language and category stay as the network holds them.
-            graph("POST", encodeURIComponent(existing["id"]), { body: { components: writeComponents(template) } }),
+            graph("POST", encodeURIComponent(existing!["id"] as string), {
+              body: { components: writeComponents(template) },
+            }),
           )
         } else {
           yield* read(

@@ -4,7 +4,7 @@
  * number `+966500000001` at once.
  */
 import { Clock, Effect, Layer, Option } from "effect"
-import { ChatNetwork, ChatNetworkUnavailable, ChatSendRefused } from "../../ports/chat-network.ts"
+import { ChatNetwork, ChatNetworkUnavailable, ChatSendRefused, ChatTemplateConflict } from "../../ports/chat-network.ts"
 import { SimulatedChatRepo } from "../../ports/store/chat-simulator.ts"
 import { SimulatedRefusalNumber } from "../sms/simulator.ts"
 
@@ -22,11 +22,13 @@ export const ChatNetworkSimulator = Layer.effect(
       number: (application) => sim.number(application),
       templates: (application) => Effect.zipRight(readable(application), sim.templates(application)),
       // API-made templates arrive `pending` (DECISIONS 7.4).
-      writeTemplate: (application, write) =>
-        Effect.zipRight(
-          readable(application),
-          sim.putTemplate(application, { ...write, status: "pending", reason: null }),
-        ),
+      writeTemplate: (application, write, mode) =>
+        Effect.gen(function* () {
+          yield* readable(application)
+          const held = (yield* sim.templates(application)).some((t) => t.name === write.name && t.lang === write.lang)
+          if (held !== (mode === "edit")) return yield* new ChatTemplateConflict({ mode })
+          yield* sim.putTemplate(application, { ...write, status: "pending", reason: null })
+        }),
       deleteTemplate: (application, name) =>
         Effect.zipRight(readable(application), Effect.asVoid(sim.deleteTemplate(application, name, undefined))),
       send: (message) =>

@@ -226,8 +226,22 @@ export class Notifications extends Effect.Service<Notifications>()("core/Notific
         errors: { category: "invalid" },
       })
 
-    const writeThrough = (applicationId: ApplicationId, write: TemplateWrite) =>
-      Effect.mapError(network.writeTemplate(applicationId, write), () => unavailable(unavailableMessage))
+    /**
+     * Writes through the network. Its own list decides, not the cached one: a language it holds already answers a
+     * create as the cached list would have (`409 template_exists`), one it no longer holds answers an edit `404`.
+     */
+    const writeThrough = <E>(
+      applicationId: ApplicationId,
+      write: TemplateWrite,
+      mode: "create" | "edit",
+      conflict: E,
+    ) =>
+      network.writeTemplate(applicationId, write, mode).pipe(
+        Effect.catchTags({
+          ChatNetworkUnavailable: () => Effect.fail(unavailable(unavailableMessage)),
+          ChatTemplateConflict: () => Effect.fail(conflict),
+        }),
+      )
 
     const createTemplate = Effect.fn("Notifications.createTemplate", untracedStacks)(
       function* (p: KeyPrincipal, write: TemplateWrite) {
@@ -241,7 +255,14 @@ export class Notifications extends Effect.Service<Notifications>()("core/Notific
         if (named.length > 0 && named[0].category !== write.category) {
           return yield* categoryRefusal(named[0])
         }
-        yield* writeThrough(p.application.id, write)
+        yield* writeThrough(
+          p.application.id,
+          write,
+          "create",
+          new TemplateExists({
+            message: `The template ${write.name} already has the language ${write.lang}: edit it with PUT.`,
+          }),
+        )
         return yield* templateNamed(p.application.id, write.name)
       },
     )
@@ -258,7 +279,7 @@ export class Notifications extends Effect.Service<Notifications>()("core/Notific
           })
         }
         if (held.category !== write.category) return yield* categoryRefusal(held)
-        yield* writeThrough(p.application.id, write)
+        yield* writeThrough(p.application.id, write, "edit", notFound)
         return yield* templateNamed(p.application.id, write.name)
       },
     )

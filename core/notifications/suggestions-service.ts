@@ -134,7 +134,18 @@ export class TemplateSuggestions extends Effect.Service<TemplateSuggestions>()("
             yield* analyses.settle(analysis.id, { key: s.key, state: "failed", error: refusal, madeOrder: null })
             continue
           }
-          const written = yield* Effect.either(network.writeTemplate(analysis.applicationId, writeOf(s)))
+          const written = yield* Effect.either(network.writeTemplate(analysis.applicationId, writeOf(s), "create"))
+          if (written._tag === "Left" && written.left._tag === "ChatTemplateConflict") {
+            // The network holds it already (the list read was older): refused as if the read had seen it.
+            failed.push({ key: s.key, error: suggestionErrors.exists })
+            yield* analyses.settle(analysis.id, {
+              key: s.key,
+              state: "failed",
+              error: suggestionErrors.exists,
+              madeOrder: null,
+            })
+            continue
+          }
           if (written._tag === "Left") {
             // Not answered: it stays picked, for a later call; the network is not asked again in this one.
             failed.push({ key: s.key, error: suggestionErrors.unavailable })

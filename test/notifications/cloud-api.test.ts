@@ -387,7 +387,7 @@ describe("the template list is cached per application for at most 5 minutes (Tes
         header: null,
         footer: null,
         buttons: [],
-      })
+      }, "create")
       expect((yield* chat.templates(APP)).find((t) => t.name === "cache_buster")?.status).toBe("pending")
     }))
 
@@ -422,7 +422,7 @@ describe("writeTemplate: POST /{waba-id}/message_templates to create, POST /{tem
   it.live("a new name and language is created with upper-case category, NAMED format and examples", () =>
     Effect.gen(function* () {
       const chat = yield* network()
-      yield* chat.writeTemplate(APP, write)
+      yield* chat.writeTemplate(APP, write, "create")
       const create = lastPost()
       expect(create?.path).toBe("/v21.0/2001/message_templates")
       expect(create?.body).toEqual({
@@ -465,7 +465,7 @@ describe("writeTemplate: POST /{waba-id}/message_templates to create, POST /{tem
     Effect.gen(function* () {
       const held = standIn.putTemplate("2001", row({ name: "to_edit", language: "ar", status: "REJECTED" }))
       const chat = yield* network()
-      yield* chat.writeTemplate(APP, { ...write, name: "to_edit", lang: "ar", body: "نص {{1}}", header: null })
+      yield* chat.writeTemplate(APP, { ...write, name: "to_edit", lang: "ar", body: "نص {{1}}", header: null }, "edit")
       const edit = lastPost()
       expect(edit?.path).toBe(`/v21.0/${held.id}`)
       expect(Object.keys(edit?.body as object)).toEqual(["components"])
@@ -489,7 +489,7 @@ describe("writeTemplate: POST /{waba-id}/message_templates to create, POST /{tem
         body: "{{code}} is your code. For your security, do not share this code.",
         footer: "This code expires in 10 minutes.",
         buttons: [{ type: "otp", text: "Copy code" }],
-      })
+      }, "create")
       expect(lastPost()?.body).toEqual({
         name: "login_code",
         language: "en",
@@ -502,12 +502,34 @@ describe("writeTemplate: POST /{waba-id}/message_templates to create, POST /{tem
       })
     }))
 
+  it.live("a create the cached list missed never overwrites: the network's own list refuses it, nothing posted", () =>
+    Effect.gen(function* () {
+      const chat = yield* network()
+      yield* chat.templates(APP)
+      const held = standIn.putTemplate("2001", row({ name: "cached_miss", language: "ar", status: "APPROVED" }))
+      const posts = standIn.requests.filter((r) => r.method === "POST").length
+      const refused = yield* Effect.flip(
+        chat.writeTemplate(APP, { ...write, name: "cached_miss", lang: "ar" }, "create"),
+      )
+      expect(refused).toMatchObject({ _tag: "ChatTemplateConflict", mode: "create" })
+      expect(standIn.requests.filter((r) => r.method === "POST").length).toBe(posts)
+      expect(standIn.templates("2001").find((t) => t.id === held.id)?.status).toBe("APPROVED")
+    }))
+
+  it.live("an edit of a language the network no longer holds creates nothing: ChatTemplateConflict", () =>
+    Effect.gen(function* () {
+      const chat = yield* network()
+      const refused = yield* Effect.flip(chat.writeTemplate(APP, { ...write, name: "gone_away", lang: "ar" }, "edit"))
+      expect(refused).toMatchObject({ _tag: "ChatTemplateConflict", mode: "edit" })
+      expect(standIn.templates("2001").some((t) => t.name === "gone_away")).toBe(false)
+    }))
+
   it.live("an application without a number, or a refusal, is ChatNetworkUnavailable", () =>
     Effect.gen(function* () {
       const chat = yield* network()
-      expect((yield* Effect.flip(chat.writeTemplate(NO_NUMBER, write)))._tag).toBe("ChatNetworkUnavailable")
+      expect((yield* Effect.flip(chat.writeTemplate(NO_NUMBER, write, "create")))._tag).toBe("ChatNetworkUnavailable")
       standIn.script("2003", { kind: "refuse", error: GraphErrors.templateExists })
-      const refused = yield* Effect.flip(chat.writeTemplate(DOWN, write))
+      const refused = yield* Effect.flip(chat.writeTemplate(DOWN, write, "create"))
       expect(refused.message).toBe("WhatsApp Cloud API refused the template list (100): Invalid parameter")
       standIn.script("2003", undefined)
     }))

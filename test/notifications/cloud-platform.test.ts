@@ -247,6 +247,25 @@ describe("templates: written through the platform to the stand-in, read back thr
     const again = await s.call("POST", "/v1/chatmsg/templates", { key: templatesKey, body: offer })
     expect({ status: again.status, error: again.body.error }).toEqual({ status: 409, error: "template_exists" })
   })
+
+  it("a language made on the network behind the cached list: a create answers 409 template_exists, never overwrites", async () => {
+    await listTemplates()
+    const made = standIn.putTemplate(SHOP.waba, {
+      name: "made_elsewhere",
+      language: "ar",
+      category: "UTILITY",
+      status: "APPROVED",
+      components: [{ type: "BODY", text: "Made in the provider's own manager" }],
+    })
+    const posts = standIn.requests.filter((r) => r.method === "POST").length
+    const created = await s.call("POST", "/v1/chatmsg/templates", {
+      key: templatesKey,
+      body: { ...orderUpdate, name: "made_elsewhere" },
+    })
+    expect({ status: created.status, error: created.body.error }).toEqual({ status: 409, error: "template_exists" })
+    expect(standIn.requests.filter((r) => r.method === "POST").length).toBe(posts)
+    expect(standIn.templates(SHOP.waba).find((t) => t.id === made.id)).toEqual(made)
+  })
 })
 
 describe("template edits and deletes go through to the stand-in", () => {

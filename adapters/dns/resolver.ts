@@ -2,7 +2,8 @@
  * DNS records (ports/dns.ts) read with `node:dns/promises`' `Resolver` (Node, Deno and Bun): the machine's
  * resolvers, or the servers given (`["127.0.0.1:5353"]`, `["[::1]:53"]`). A name with no such record (NXDOMAIN,
  * NODATA) is an empty list; no answer in time, SERVFAIL, a refused query or an unreachable server is `DnsFailure`
- * (the sender-domain check tries again later, core/email/records.ts).
+ * (the sender-domain check tries again later, core/email/records.ts). The strings of one TXT record are joined
+ * (RFC 7208 3.3; a 2048-bit DKIM key does not fit in one).
  */
 import { Resolver } from "node:dns/promises"
 import { Duration, Effect, Layer } from "effect"
@@ -16,6 +17,25 @@ export interface DnsResolverSettings {
   /** Tries per server before giving up (default 2). */
   readonly tries?: number
 }
+
+/**
+ * Bun (1.4) answers each string of a TXT record as a record of its own (oven-sh/bun#21370), so a DKIM key past 255
+ * bytes arrives cut in two. There the strings are put back together: a string starting `v=` (DKIM, SPF, DMARC)
+ * opens a record, the strings after it that do not continue it; any other string before one is a record alone.
+ */
+export const rejoinSplitTxt = (records: ReadonlyArray<ReadonlyArray<string>>): ReadonlyArray<string> => {
+  const out: Array<string> = []
+  let open = false
+  for (const piece of records.flat()) {
+    if (/^v=/i.test(piece) || !open) {
+      out.push(piece)
+      open = /^v=/i.test(piece)
+    } else out[out.length - 1] += piece
+  }
+  return out
+}
+
+const onBun = "Bun" in globalThis
 
 /** The codes node:dns gives a name that exists without that record, or does not exist: nothing to find. */
 const nothing = new Set(["ENOTFOUND", "ENODATA"])
@@ -55,7 +75,7 @@ const make = (settings: DnsResolverSettings): DnsRecords["Type"] => {
   return DnsRecords.of({
     txt: (name) =>
       query("TXT", name, (r, n) => r.resolveTxt(n)).pipe(
-        Effect.map((records) => (records ?? []).map((strings) => strings.join(""))),
+        Effect.map((records) => onBun ? rejoinSplitTxt(records ?? []) : (records ?? []).map((s) => s.join(""))),
         Effect.withSpan("DnsRecords.txt"),
       ),
     cname: (name) =>

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import dns2 from "dns2"
 import { Effect } from "effect"
 import { createSocket } from "node:dgram"
-import { dnsRecordsResolver, type DnsResolverSettings } from "../../adapters/dns/resolver.ts"
+import { dnsRecordsResolver, type DnsResolverSettings, rejoinSplitTxt } from "../../adapters/dns/resolver.ts"
 import { checkRecords, recordsFor } from "../../core/email/records.ts"
 import { DnsRecords } from "../../ports/dns.ts"
 
@@ -90,6 +90,16 @@ describe("TXT: each record at the name, its strings joined", () => {
         expect(yield* dns.txt("svc._domainkey.shop.example")).toEqual([`v=DKIM1; k=rsa; p=${KEY}`])
       })
     ))
+})
+
+describe("on Bun, whose resolver answers each string of a TXT record as a record (oven-sh/bun#21370)", () => {
+  it("a string starting v= opens a record, the strings after it continue it; others stand alone", () => {
+    expect(rejoinSplitTxt([["v=DKIM1; k=rsa; p=AAA"], ["BBB"], ["CCC"]])).toEqual(["v=DKIM1; k=rsa; p=AAABBBCCC"])
+    expect(rejoinSplitTxt([["google-site-verification=x"], ["v=spf1 include:a "], ["~all"], ["v=spf1 -all"]]))
+      .toEqual(["google-site-verification=x", "v=spf1 include:a ~all", "v=spf1 -all"])
+    expect(rejoinSplitTxt([["a"], ["b"]])).toEqual(["a", "b"])
+    expect(rejoinSplitTxt([])).toEqual([])
+  })
 })
 
 describe("CNAME: the targets at the name, lower-cased, without the final dot", () => {

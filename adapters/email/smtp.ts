@@ -64,7 +64,7 @@ const messageCodes = new Set(["EENVELOPE", "EMESSAGE"])
  * What a failed send becomes: a 5xx reply to MAIL FROM, RCPT TO or DATA is the message's refusal; a 5xx to the
  * session's own steps (greeting, EHLO, STARTTLS, AUTH) and everything else is unavailability.
  */
-export const failureOf = (
+const failureOf = (
   error: unknown,
   where: string,
 ): EmailRefused | EmailProviderUnavailable => {

@@ -175,6 +175,7 @@ describe("a 5xx reply is EmailRefused `smtp_<code>`; a 4xx reply, no connection 
         assert(error._tag === "EmailRefused")
         expect(error.providerCode).toBe("smtp_550")
         expect(error.message).toContain("No such user")
+        expect(error.message).not.toMatch(/[\r\n]/)
       }),
     ))
 

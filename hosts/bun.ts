@@ -7,8 +7,8 @@
  *
  * `BUN_SERVER=serve` runs Bun.serve over the web handler instead, for a deployment behind a proxy that never
  * forwards those requests: Bun's node:http costs 2 to 18 µs of CPU a request more than Bun.serve, by machine
- * (README, "Before and after the product frame"). Every request Bun.serve lets through gets the platform's
- * answer as on every other host.
+ * (docs/performance.md, "Before and after the product frame"). Every request Bun.serve lets through gets the
+ * platform's answer as on every other host.
  */
 import { maxHeaderSize } from "node:http"
 import { directWebHandler } from "../adapters/http/web.ts"

@@ -193,7 +193,7 @@ export interface Pipeline {
  * the receiving side's TCP inside the writer's system call), and writes were a third of the Verify host's
  * CPU. Under load the rate windows, reads and single-statement transitions of concurrent requests leave
  * together, about two statements a write: measured with bench/verify.ts (PostgreSQL, 16 clients, four pairs
- * of runs), host CPU a verification -10 to -17 %, PostgreSQL's -8 to -15 % (README, Verify).
+ * of runs), host CPU a verification -10 to -17 %, PostgreSQL's -8 to -15 % (docs/performance.md, Verify).
  *
  * What it costs: a statement waits behind those sent before it on its connection. A turn's statements go
  * to the connection with the fewest in flight, so a slow one (a lock wait, a long report) holds up only

@@ -33,8 +33,8 @@ import { SqlDriver, type SqlDriverShape } from "./executor.ts"
 
 /**
  * PGlite's settings for an embedded server: the one place they are written. Measured with
- * `npm run bench -- footprint` (README, "The embedded footprint"; docs/decisions.md, "Embedded store (PGlite)
- * settings").
+ * `npm run bench -- footprint` (docs/performance.md, "The embedded footprint"; docs/decisions.md, "Embedded
+ * store (PGlite) settings").
  *
  * PGlite runs Postgres as a single-user backend (`--single`): no checkpointer, so nothing ever checkpoints
  * but an explicit CHECKPOINT (or closing), and WAL segments are never recycled. Before these settings the data

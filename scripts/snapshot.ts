@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url"
 import { Effect } from "effect"
 import { products } from "../adapters/products.ts"
 import { makeSnapshot, planNames, type SnapshotManifest } from "../adapters/sql/snapshot.ts"
+import { PgliteSettings } from "../adapters/sql/pglite-client.ts"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 const folder = process.env.SNAPSHOT_DIR ?? join(root, "adapters/sql/store-snapshot")
@@ -26,6 +27,8 @@ const sourcesHash = (): string => {
   }
   walk(migrations)
   hash.update(readFileSync(join(root, "adapters/sql/migrate.ts")))
+  // initdb's arguments make the data directory too (its WAL segment size).
+  hash.update(JSON.stringify(PgliteSettings.initdb))
   return hash.digest("hex")
 }
 

@@ -68,6 +68,22 @@ export const PgliteSettings = {
    */
   checkpointAfterWalBytes: 16 * 1024 * 1024,
   checkpointPollMs: 5_000,
+  /**
+   * initdb's arguments (PGlite's `initDbStartParams`; the snapshot's manifest hashes them, scripts/snapshot.ts):
+   * WAL segments of 1 MB instead of 16. A new store's pg_wal then holds a few MB instead of one 16.8 MB segment,
+   * which a `memory://` store keeps in memory and every new store unpacks (issue 28). A store keeps the segment
+   * size it was made with: directories made before open as they are.
+   */
+  initdb: ["--wal-segsize=1"],
+  /**
+   * A `memory://` store is always new, so always made by the `initdb` above: its WAL lives in memory, and is kept
+   * to four 1 MB segments, checkpointed every 2 MB. (A directory may hold 16 MB segments, made before: Postgres
+   * refuses a `min_wal_size` under two segments, so directories keep the 32MB above.)
+   */
+  memory: {
+    server: { min_wal_size: "4MB", max_wal_size: "4MB" },
+    checkpointAfterWalBytes: 2 * 1024 * 1024,
+  },
 } as const
 
 export interface PgliteClientOptions {
@@ -123,14 +139,20 @@ const ensureDirectory = (dataDir: string): Effect.Effect<void, SqlError> => {
   })
 }
 
-const startParams = (): Array<string> => [
+const inMemory = (dataDir: string): boolean => dataDir.startsWith("memory://")
+
+const startParams = (dataDir: string): Array<string> => [
   ...PGlite.defaultStartParams,
-  ...Object.entries(PgliteSettings.server).flatMap(([name, value]) => ["-c", `${name}=${value}`]),
+  ...Object.entries({ ...PgliteSettings.server, ...(inMemory(dataDir) ? PgliteSettings.memory.server : {}) })
+    .flatMap(([name, value]) => ["-c", `${name}=${value}`]),
 ]
 
 /** Run by a child process (`node --input-type=module -e`): opens the directory once, so PGlite runs initdb there. */
 const initdbScript = `const { PGlite } = await import(process.env.PGLITE_MODULE)
-const pg = new PGlite(process.env.PGLITE_INITDB_DIR, { startParams: JSON.parse(process.env.PGLITE_START_PARAMS) })
+const pg = new PGlite(process.env.PGLITE_INITDB_DIR, {
+  startParams: JSON.parse(process.env.PGLITE_START_PARAMS),
+  initDbStartParams: JSON.parse(process.env.PGLITE_INITDB_PARAMS),
+})
 await pg.waitReady
 await pg.close()`
 
@@ -161,7 +183,8 @@ const initializeApart = async (dataDir: string): Promise<void> => {
         ...g.process!.env,
         PGLITE_MODULE: resolve("@electric-sql/pglite"),
         PGLITE_INITDB_DIR: directory,
-        PGLITE_START_PARAMS: JSON.stringify(startParams()),
+        PGLITE_START_PARAMS: JSON.stringify(startParams(dataDir)),
+        PGLITE_INITDB_PARAMS: JSON.stringify(PgliteSettings.initdb),
       },
       timeout: 120_000,
     }, () => done())
@@ -307,14 +330,15 @@ const openPglite = (options: PgliteClientOptions): Effect.Effect<PGlite, SqlErro
         const directory = localDirectory(dataDir)
         const entries = seed === undefined ? undefined : await entriesOf(seed)
         if (entries !== undefined && directory !== undefined) await unpackInto(directory, entries)
-        const inMemory = entries !== undefined && directory === undefined && dataDir.startsWith("memory://")
+        const seededInMemory = entries !== undefined && directory === undefined && inMemory(dataDir)
         const pg = new PGlite(dataDir, {
           parsers: { [INT8]: parseInt8 },
-          startParams: startParams(),
+          startParams: startParams(dataDir),
+          initDbStartParams: [...PgliteSettings.initdb],
           // Where the entries could not be written first (no node:zlib, or a store in IndexedDB): PGlite's loadDataDir.
           ...(seed === undefined || (entries !== undefined && directory !== undefined)
             ? {}
-            : inMemory
+            : seededInMemory
             ? { fs: new SeededMemoryFS(entries) }
             : { loadDataDir: seed }),
         })
@@ -337,6 +361,7 @@ const openPglite = (options: PgliteClientOptions): Effect.Effect<PGlite, SqlErro
  */
 const checkpointWhenDue = (
   pg: PGlite,
+  afterWalBytes: number,
   withPermit: <A, E>(effect: Effect.Effect<A, E>) => Effect.Effect<A, E>,
 ): Effect.Effect<void, never, Scope.Scope> => {
   const poll = withPermit(Effect.tryPromise({
@@ -345,7 +370,7 @@ const checkpointWhenDue = (
       const behind = await pg.query<{ behind: number }>(
         "SELECT (pg_current_wal_insert_lsn() - redo_lsn)::float8 AS behind FROM pg_control_checkpoint()",
       )
-      if ((behind.rows[0]?.behind ?? 0) >= PgliteSettings.checkpointAfterWalBytes) await pg.exec("CHECKPOINT")
+      if ((behind.rows[0]?.behind ?? 0) >= afterWalBytes) await pg.exec("CHECKPOINT")
     },
     catch: toSqlError("PgliteClient: checkpoint failed"),
   })).pipe(Effect.catchAll((error) => Effect.logWarning(error.message)))
@@ -434,7 +459,13 @@ export const makePgliteInstance = (
         Effect.as(connection),
       )
     )
-    yield* checkpointWhenDue(pg, semaphore.withPermits(1))
+    yield* checkpointWhenDue(
+      pg,
+      inMemory(options.dataDir)
+        ? PgliteSettings.memory.checkpointAfterWalBytes
+        : PgliteSettings.checkpointAfterWalBytes,
+      semaphore.withPermits(1),
+    )
     const driver: SqlDriverShape = {
       execute: (text, params) => semaphore.withPermits(1)(connection.execute(text, params, undefined)),
       lease: Effect.as(semaphore.take(1), { connection, release: () => semaphore.release(1) }),

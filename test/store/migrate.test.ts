@@ -61,7 +61,7 @@ describe("each product numbers its own migrations; they run in the order of the 
         assert.isFalse(tables.includes("sim_sms"))
         assert.isTrue(tables.includes("verifications"))
       }).pipe(Effect.provide(PgliteClient.layer({ dataDir: "memory://" })), Effect.orDie),
-    30_000,
+    120_000,
   )
 
   it.effect(
@@ -84,7 +84,7 @@ describe("each product numbers its own migrations; they run in the order of the 
         const [{ n }] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM notes`
         assert.strictEqual(n, 0)
       }).pipe(Effect.provide(PgliteClient.layer({ dataDir: "memory://" })), Effect.orDie),
-    30_000,
+    120_000,
   )
 })
 
@@ -94,7 +94,7 @@ describe("migrations on PGlite", () => {
       yield* migrate(products)
       yield* migrate(products)
       assert.deepStrictEqual(yield* inspect, everything)
-    }).pipe(Effect.provide(PgliteClient.layer({ dataDir: "memory://" })), Effect.orDie), 30_000)
+    }).pipe(Effect.provide(PgliteClient.layer({ dataDir: "memory://" })), Effect.orDie), 120_000)
 
   it.effect("a data directory reopened is not migrated again", () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pglite-migrate-"))
@@ -134,14 +134,14 @@ describe("a store made by main before the products frame is taken over as it is"
   it.effect(
     "on PGlite: every migration it ran is recorded as done, none runs again, its rows stay",
     () => upgrade.pipe(Effect.provide(PgliteClient.layer({ dataDir: "memory://" })), Effect.orDie),
-    30_000,
+    120_000,
   )
 
   it.effect.runIf(databaseUrl !== undefined)("on PostgreSQL (DATABASE_URL): the same", () =>
     upgrade.pipe(
       Effect.provide(freshSchema(databaseUrl!, (url) => PgClient.layer({ url: Redacted.make(url) }))),
       Effect.orDie,
-    ), 30_000)
+    ), 120_000)
 })
 
 describe.runIf(databaseUrl !== undefined)("migrations on postgres (DATABASE_URL)", () => {
@@ -152,7 +152,7 @@ describe.runIf(databaseUrl !== undefined)("migrations on postgres (DATABASE_URL)
       yield* migrate(products)
       yield* migrate(products)
       assert.deepStrictEqual(yield* inspect, everything)
-    }).pipe(Effect.provide(freshSchema(databaseUrl!, pool)), Effect.orDie), 30_000)
+    }).pipe(Effect.provide(freshSchema(databaseUrl!, pool)), Effect.orDie), 120_000)
 
   it.scoped(
     "three processes (separate pools) migrating one fresh schema at once all succeed",
@@ -165,7 +165,7 @@ describe.runIf(databaseUrl !== undefined)("migrations on postgres (DATABASE_URL)
         })
         assert.deepStrictEqual(yield* Effect.provide(inspect, pool(url)), everything)
       }).pipe(Effect.orDie),
-    30_000,
+    120_000,
   )
 })
 
@@ -210,7 +210,7 @@ describe('accounts/0005: "a rejection withdraws the approval" on a store made be
   it.effect(
     "on PGlite: rejected rows, and rows archived while rejected, lose approved_at; the others keep it",
     () => rejectionWithdrawsApproval.pipe(Effect.provide(PgliteClient.layer({ dataDir: "memory://" })), Effect.orDie),
-    30_000,
+    120_000,
   )
 
   it.effect.runIf(databaseUrl !== undefined)(
@@ -220,6 +220,6 @@ describe('accounts/0005: "a rejection withdraws the approval" on a store made be
         Effect.provide(freshSchema(databaseUrl!, (url) => PgClient.layer({ url: Redacted.make(url) }))),
         Effect.orDie,
       ),
-    30_000,
+    120_000,
   )
 })

@@ -1,7 +1,9 @@
 /** Helpers for Email over HTTP on the in-process test server (the simulated provider, DNS and clock). */
 import { setupApplication, type TestServer } from "../support/server.ts"
 
-export const customer = "customer@example.net"
+let made = 0
+/** A name no other test of the suite's server uses. */
+export const unique = (prefix: string) => `${prefix}${++made}-${Math.floor(Math.random() * 1e6)}`
 
 /** An account token of the account (an owner's, unless told). */
 export const accountToken = async (s: TestServer, accountId: string, role = "owner"): Promise<string> =>
@@ -38,22 +40,28 @@ export interface EmailSetup {
   readonly approved?: boolean
 }
 
-/** An approved application with a live key, an owner's token, access granted and `shop.sa` verified. */
+/**
+ * An approved application with a key (live unless told), an owner's token, access granted and a domain of its own
+ * (`shopN-….sa`) verified;
+ * or with the access and domain asked for (`access: "none"` only with `domain: null`).
+ */
 export const setupEmail = async (s: TestServer, opts: EmailSetup = {}) => {
-  const made = await setupApplication(s, { mode: opts.mode, approved: opts.approved })
-  const token = await accountToken(s, made.account.id)
+  const app = await setupApplication(s, { mode: opts.mode, approved: opts.approved })
+  const token = await accountToken(s, app.account.id)
   const access = opts.access ?? "granted"
-  const domain = opts.domain === undefined ? "shop.sa" : opts.domain
-  if (domain !== null) {
+  const domain = opts.domain === undefined ? `${unique("shop")}.sa` : opts.domain
+  const decide = (status: string) => s.console("PUT", `/accounts/${app.account.id}/email-access`, { status })
+  if (domain !== null || access === "granted") {
     await api(s, token, "POST", "/account/email/access")
-    await s.console("PUT", `/accounts/${made.account.id}/email-access`, { status: "granted" })
-    await verifiedDomain(s, token, made.app.id, domain)
+    await decide("granted")
   }
-  if (access !== "none" && (domain === null || access !== "granted")) {
-    await api(s, token, "POST", "/account/email/access")
-    if (access !== "pending") await s.console("PUT", `/accounts/${made.account.id}/email-access`, { status: access })
-  }
-  return { ...made, token, domain }
+  if (domain !== null) await verifiedDomain(s, token, app.app.id, domain)
+  if (access === "denied" || access === "pending") await decide("denied")
+  if (access === "pending") await api(s, token, "POST", "/account/email/access")
+  const to = `${unique("customer")}@example.net`
+  /** A message the application may send (from its verified domain), to a recipient of this setup alone. */
+  const mail = { from: `receipts@${domain ?? "shop.sa"}`, to, subject: "Your receipt", text: "Thank you." }
+  return { ...app, token, domain, to, mail }
 }
 
 export const send = (s: TestServer, key: string, body: unknown) =>
@@ -72,6 +80,3 @@ export const inbox = async (s: TestServer, to?: string): Promise<ReadonlyArray<a
   if (res.status !== 200) throw new Error(`inbox: ${res.status} ${JSON.stringify(res.body)}`)
   return res.body.data
 }
-
-/** A message `shop.sa` may send. */
-export const receipt = { from: "receipts@shop.sa", to: customer, subject: "Your receipt", text: "Thank you." }

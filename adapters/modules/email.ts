@@ -21,12 +21,7 @@ import {
 } from "../memory/email.ts"
 import { product } from "../product.ts"
 import { DkimKeysNodeCrypto } from "../secrets/dkim.ts"
-import {
-  EmailAccessRepoSql,
-  EmailMessagesRepoSql,
-  EmailSwitchRepoSql,
-  SenderDomainsRepoSql,
-} from "../sql/email.ts"
+import { EmailAccessRepoSql, EmailMessagesRepoSql, EmailSwitchRepoSql, SenderDomainsRepoSql } from "../sql/email.ts"
 import { migration as email } from "../sql/migrations/email/0001_email.ts"
 
 export const DomainCheckJob = "email.domains.check"
@@ -52,12 +47,19 @@ export const emailProduct = product({
   errors: emailErrors,
   scopes: emailScopes,
   tags: [{ name: "email", description: "Transactional e-mail from verified sender domains (DECISIONS 8)." }],
-  memory: Layer.mergeAll(EmailAccessRepoMemory, EmailSwitchRepoMemory, SenderDomainsRepoMemory, EmailMessagesRepoMemory),
+  memory: Layer.mergeAll(
+    EmailAccessRepoMemory,
+    EmailSwitchRepoMemory,
+    SenderDomainsRepoMemory,
+    EmailMessagesRepoMemory,
+  ),
   sql: Layer.mergeAll(EmailAccessRepoSql, EmailSwitchRepoSql, SenderDomainsRepoSql, EmailMessagesRepoSql),
   migrations: [email],
   services: (settings) =>
     Email.Default.pipe(
-      Layer.provide(Layer.merge(Layer.succeed(EmailSettingsTag, { platformDomains: settings.platformDomains }), DkimKeysNodeCrypto)),
+      Layer.provide(
+        Layer.merge(Layer.succeed(EmailSettingsTag, { platformDomains: settings.platformDomains }), DkimKeysNodeCrypto),
+      ),
     ),
   operations: [...emailOperations, ...emailAccountOperations, ...emailConsoleOperations],
   jobs: domainCheck,

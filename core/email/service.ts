@@ -368,7 +368,9 @@ export class Email extends Effect.Service<Email>()("core/Email", {
         query,
         (after, limit) =>
           Effect.map(domains.list(applicationId as ApplicationId), (all) =>
-            [...all].sort((x, y) => x.createdAt - y.createdAt || (x.id < y.id ? -1 : 1)).filter((d) =>
+            [...all].sort((x, y) =>
+              x.createdAt - y.createdAt || (x.id < y.id ? -1 : 1)
+            ).filter((d) =>
               after === null || d.createdAt > (after[0] as number) ||
               (d.createdAt === after[0] && d.id > (after[1] as string))
             ).slice(0, limit)),

@@ -25,8 +25,7 @@ export class EmailSimulator extends Effect.Service<EmailSimulator>()("core/Email
       },
     )
 
-    const report = (id: string, status: "delivered" | "bounced" | "failed" | "complained") =>
-      email.report(id, status)
+    const report = (id: string, status: "delivered" | "bounced" | "failed" | "complained") => email.report(id, status)
 
     const received = (to: string | undefined) =>
       Effect.map(inbox.list(to, 100), (rows) =>

@@ -20,7 +20,9 @@ export const publish = async (
   s: TestServer,
   records: ReadonlyArray<{ type: string; name: string; value: string }>,
 ) => {
-  for (const r of records) await s.console("PUT", "/simulator/dns/records", { type: r.type, name: r.name, values: [r.value] })
+  for (const r of records) {
+    await s.console("PUT", "/simulator/dns/records", { type: r.type, name: r.name, values: [r.value] })
+  }
 }
 
 /** Adds a sender domain and publishes its records before the add, so the check at add verifies it. */
@@ -64,8 +66,7 @@ export const setupEmail = async (s: TestServer, opts: EmailSetup = {}) => {
   return { ...app, token, domain, to, mail }
 }
 
-export const send = (s: TestServer, key: string, body: unknown) =>
-  s.call("POST", "/v1/email/messages", { key, body })
+export const send = (s: TestServer, key: string, body: unknown) => s.call("POST", "/v1/email/messages", { key, body })
 
 export const sendRaw = (s: TestServer, key: string, rawBody: string) =>
   s.call("POST", "/v1/email/messages", { key, rawBody })

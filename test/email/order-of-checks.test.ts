@@ -45,7 +45,11 @@ describe("409 email_access_required (none or denied) comes before the switch and
     const res = await sendRaw(s, key, "{not json")
     expectRefused(res, 409, "email_access_required")
     expect(res.body.needs).toEqual(["email_access"])
-    expect(res.body.next).toEqual({ operation: "email.access.request", method: "POST", path: "/v1/account/email/access" })
+    expect(res.body.next).toEqual({
+      operation: "email.access.request",
+      method: "POST",
+      path: "/v1/account/email/access",
+    })
   })
   it("denied access is none", async () => {
     const { key, mail } = await setupEmail(s, { access: "denied" })
@@ -138,7 +142,11 @@ describe("sender domains: the access codes, then email_product_off, then 400", (
     const res = await add(token, app.id, {})
     expectRefused(res, 409, "email_access_required")
     expect(res.body.needs).toEqual(["email_access"])
-    expect(res.body.next).toEqual({ operation: "email.access.request", method: "POST", path: "/v1/account/email/access" })
+    expect(res.body.next).toEqual({
+      operation: "email.access.request",
+      method: "POST",
+      path: "/v1/account/email/access",
+    })
     expectRefused(await api(s, token, "GET", `/applications/${app.id}/email/senders`), 409, "email_access_required")
   })
   it("pending, a body that is not JSON: email_access_pending", async () => {
@@ -165,7 +173,11 @@ describe("sender domains: 400 invalid_request (missing, not a string, over 253) 
   const cases: ReadonlyArray<[string, unknown, string]> = [
     ["missing", {}, "required"],
     ["a number", { domain: 7 }, "invalid"],
-    ["254 characters", { domain: `${"a".repeat(63)}.${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(59)}.sa` }, "too_long"],
+    [
+      "254 characters",
+      { domain: `${"a".repeat(63)}.${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(59)}.sa` },
+      "too_long",
+    ],
   ]
   for (const [name, body, code] of cases) {
     it(`${name}: errors.domain ${code}`, async () => {

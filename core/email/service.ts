@@ -295,7 +295,8 @@ export class Email extends Effect.Service<Email>()("core/Email", {
     const check = (d: SenderDomain, now: Millis) =>
       Effect.gen(function* () {
         const records: ReadonlyArray<DomainRecord> = yield* checkRecords(d.records, dns)
-        const all = records.every((r) => r.verified)
+        // One application's domain at a time: found records do not verify a domain another has verified since.
+        const all = records.every((r) => r.verified) && !(yield* domains.verifiedElsewhere(d.domain, d.applicationId))
         const status = all ? "verified" : now >= d.pendingUntil ? "failed" : "pending"
         const verifiedAt = all ? now : null
         const stored = yield* domains.recordCheck({ id: d.id, records, status, verifiedAt, checkedAt: now })

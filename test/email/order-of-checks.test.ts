@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest"
 import { useServer } from "../support/server.ts"
-import { api, inbox, send, sendRaw, setupEmail, verifiedDomain } from "./harness.ts"
+import { advance, api, inbox, publish, send, sendRaw, setupEmail, verifiedDomain } from "./harness.ts"
 
 const s = useServer()
 
@@ -289,6 +289,25 @@ describe("sender domains: already held (200) before domain_taken before domain_l
     const { app, token } = await setupEmail(s, { domain: null })
     for (let i = 1; i <= 5; i++) expect((await add(token, app.id, `d${i}.sa`)).status).toBe(201)
     expectRefused(await add(token, app.id, "taken.sa"), 409, "domain_taken")
+  })
+  it("two applications waiting on one domain: the first verified wins, the other stays pending", async () => {
+    const one = await setupEmail(s, { domain: null })
+    const two = await setupEmail(s, { domain: null })
+    const first = (await add(one.token, one.app.id, "both.sa")).body.data
+    const second = (await add(two.token, two.app.id, "both.sa")).body.data
+    await publish(s, first.records)
+    await advance(s, 10 * 60_000)
+    // Both keys published at once: the second application's records match too, but the domain is taken.
+    await s.console("PUT", "/simulator/dns/records", {
+      type: "TXT",
+      name: "svc._domainkey.both.sa",
+      values: [first.records[1].value, second.records[1].value],
+    })
+    await advance(s, 10 * 60_000)
+    const senders = async (token: string, application: string) =>
+      (await api(s, token, "GET", `/applications/${application}/email/senders`)).body.data[0].status
+    expect(await senders(one.token, one.app.id)).toBe("verified")
+    expect(await senders(two.token, two.app.id)).toBe("pending")
   })
   it("a pending domain of another application is not taken", async () => {
     const other = await setupEmail(s, { domain: null })

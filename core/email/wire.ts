@@ -16,15 +16,14 @@ const tooLong = (max: number) => ({
 })
 
 /** `text` or `html`: at most 256 KB of UTF-8 (262,144 bytes; DECISIONS 17), storable. */
-const Body = (description: string) =>
-  Schema.String.pipe(
-    Schema.filter(
-      // Each UTF-16 unit is at most 3 bytes of UTF-8: a short string needs no encoding to be measured.
-      (s) => s.length <= Limits.bodyMaxBytes / 3 || utf8.encode(s).length <= Limits.bodyMaxBytes,
-      { message: () => `at most ${Limits.bodyMaxBytes} bytes of UTF-8`, [ErrorCode]: "too_long" },
-    ),
-    Schema.filter((s) => isStorableText(s), storable),
-  ).annotations({ description })
+const Body = Schema.String.pipe(
+  Schema.filter(
+    // Each UTF-16 unit is at most 3 bytes of UTF-8: a short string needs no encoding to be measured.
+    (s) => s.length <= Limits.bodyMaxBytes / 3 || utf8.encode(s).length <= Limits.bodyMaxBytes,
+    { message: () => `at most ${Limits.bodyMaxBytes} bytes of UTF-8`, [ErrorCode]: "too_long" },
+  ),
+  Schema.filter((s) => isStorableText(s), storable),
+)
 
 /** The subject: 1 to 255 characters, none a control character (no header can be forged from it). */
 const Subject = Schema.String.pipe(
@@ -48,9 +47,13 @@ export const SendBody = Schema.Struct({
   }),
   to: Schema.String.annotations({ description: "One address, `local@domain` (no display name, ASCII local part)" }),
   subject: Subject,
-  text: Schema.optional(Body("The plain-text body, at most 262,144 bytes of UTF-8; `text`, `html` or both")),
-  html: Schema.optional(Body("The HTML body, at most 262,144 bytes of UTF-8; `text`, `html` or both")),
-  reference: Schema.optional(Reference),
+  text: Schema.optional(Body).annotations({
+    description: "The plain-text body, at most 262,144 bytes of UTF-8; `text`, `html` or both",
+  }),
+  html: Schema.optional(Body).annotations({
+    description: "The HTML body, at most 262,144 bytes of UTF-8; `text`, `html` or both",
+  }),
+  reference: Schema.optional(Reference).annotations({ description: "Your reference, at most 128 characters" }),
 }).annotations({ identifier: "EmailSend" })
 
 export const EmailOutput = Schema.Struct({

@@ -1,5 +1,6 @@
 /** The standalone server's settings (DECISIONS 1), read once at the edge. */
 import { Config, Context, Effect, Option } from "effect"
+import { Email as EmailLimits } from "../core/limits.ts"
 
 export interface Settings {
   /** The port to listen on; 0 takes any free one (the banner prints the one bound). */
@@ -16,6 +17,10 @@ export interface Settings {
   readonly smsProvider: string
   readonly chatProvider: string
   readonly emailProvider: string
+  /** Where sender domains' DNS records are read (`DNS_PROVIDER`: `simulator`, the default, or `system`). */
+  readonly dnsProvider: string
+  /** Domains no sender may claim, nor any name below them (`PLATFORM_DOMAINS`, default `svc.sa`; DECISIONS 8.2). */
+  readonly platformDomains: ReadonlyArray<string>
   /** The payment provider of top-up links and auto top-ups (`PAYMENT_PROVIDER`, default `simulator`). */
   readonly paymentProvider: string
   readonly clock: "system" | "simulated"
@@ -62,6 +67,8 @@ export const settingsFromEnv: Effect.Effect<Settings, import("effect/ConfigError
     const chatProvider = yield* Config.withDefault(Config.string("CHAT_PROVIDER"), "simulator")
     const emailProvider = yield* Config.withDefault(Config.string("EMAIL_PROVIDER"), "simulator")
     const paymentProvider = yield* Config.withDefault(Config.string("PAYMENT_PROVIDER"), "simulator")
+    const dnsProvider = yield* Config.withDefault(Config.string("DNS_PROVIDER"), "simulator")
+    const platformDomains = (yield* list("PLATFORM_DOMAINS")).map((d) => d.toLowerCase().replace(/\.$/, ""))
     const clock = yield* Config.withDefault(Config.literal("system", "simulated")("CLOCK"), "system")
     const simulators = smsProvider === "simulator"
     return {
@@ -75,6 +82,8 @@ export const settingsFromEnv: Effect.Effect<Settings, import("effect/ConfigError
       smsProvider,
       chatProvider,
       emailProvider,
+      dnsProvider,
+      platformDomains: platformDomains.length === 0 ? EmailLimits.platformDomains : platformDomains,
       paymentProvider,
       clock,
       webhookAllowPrivate: yield* Config.withDefault(Config.boolean("WEBHOOK_ALLOW_PRIVATE"), simulators),

@@ -35,6 +35,8 @@ import { SqlExecutorLive } from "./sql/executor.ts"
 import { migrate } from "./sql/migrate.ts"
 import { notificationsProduct } from "./modules/notifications.ts"
 import { emailProduct } from "./modules/email.ts"
+import { emailDeliveryProduct } from "./modules/email-delivery.ts"
+import { dnsSimulatorProduct, emailProviderSimulatorProduct, emailSimulatorProduct } from "./modules/email-simulator.ts"
 import { chatProduct } from "./modules/chat.ts"
 import { chatNetworkProduct } from "./modules/chat-network.ts"
 import { chatmsgSimulatorProduct } from "./modules/chatmsg-simulator.ts"
@@ -59,6 +61,7 @@ export const products = productList([
   verifyProduct,
   chatNetworkProduct,
   notificationsProduct,
+  emailDeliveryProduct,
   emailProduct,
   chatProduct,
   usageProduct,
@@ -67,6 +70,9 @@ export const products = productList([
   webhooksProduct,
   smsSimulatorProduct,
   chatmsgSimulatorProduct,
+  emailSimulatorProduct,
+  emailProviderSimulatorProduct,
+  dnsSimulatorProduct,
   clockSimulatorProduct,
 ])
 

@@ -1,13 +1,66 @@
 /**
- * Email: its error codes and key scopes, which keys already hold and the spec already answers with; its
- * repositories, operations and jobs join this module as the product is built.
+ * Email (DECISIONS 8): account access, each application's switch, sender domains proven by DNS, sends and the
+ * log; its tables, its service over the providers (adapters/modules/email-delivery.ts, before it in the list),
+ * its operations and the job that checks pending domains every 10 minutes of platform time.
  */
+import { Effect, Layer, Option } from "effect"
+import { emailAccountOperations } from "../../core/email/account-operations.ts"
+import { emailConsoleOperations } from "../../core/email/console-operations.ts"
 import { emailErrors } from "../../core/email/errors.ts"
+import { emailOperations } from "../../core/email/operations.ts"
 import { emailScopes } from "../../core/email/scopes.ts"
+import { Email, EmailSettingsTag } from "../../core/email/service.ts"
+import { Email as Limits } from "../../core/limits.ts"
+import type { Job } from "../../core/shared/job.ts"
+import { SenderDomainsRepo } from "../../ports/store/email.ts"
+import {
+  EmailAccessRepoMemory,
+  EmailMessagesRepoMemory,
+  EmailSwitchRepoMemory,
+  SenderDomainsRepoMemory,
+} from "../memory/email.ts"
 import { product } from "../product.ts"
+import { DkimKeysNodeCrypto } from "../secrets/dkim.ts"
+import { EmailAccessRepoSql, EmailMessagesRepoSql, EmailSwitchRepoSql, SenderDomainsRepoSql } from "../sql/email.ts"
+import { migration as email } from "../sql/migrations/email/0001_email.ts"
+
+export const DomainCheckJob = "email.domains.check"
+
+/**
+ * Each pending domain is checked again 10 minutes of platform time after its last check (and fails once past
+ * `pending_until`): the job falls due when the longest-waiting one does. Several processes may check one domain
+ * at once; only a check of a domain still pending is stored, so that costs a DNS query, nothing else.
+ */
+const domainCheck: Effect.Effect<ReadonlyArray<Job>, never, Email | SenderDomainsRepo> = Effect.gen(function* () {
+  const service = yield* Email
+  const domains = yield* SenderDomainsRepo
+  const job: Job = {
+    name: DomainCheckJob,
+    nextDue: Effect.map(domains.earliestPending, Option.map((checkedAt) => checkedAt + Limits.checkEveryMs)),
+    run: Effect.asVoid(service.checkDue),
+  }
+  return [job]
+})
 
 export const emailProduct = product({
   name: "email",
   errors: emailErrors,
   scopes: emailScopes,
+  tags: [{ name: "email", description: "Transactional e-mail from verified sender domains (DECISIONS 8)." }],
+  memory: Layer.mergeAll(
+    EmailAccessRepoMemory,
+    EmailSwitchRepoMemory,
+    SenderDomainsRepoMemory,
+    EmailMessagesRepoMemory,
+  ),
+  sql: Layer.mergeAll(EmailAccessRepoSql, EmailSwitchRepoSql, SenderDomainsRepoSql, EmailMessagesRepoSql),
+  migrations: [email],
+  services: (settings) =>
+    Email.Default.pipe(
+      Layer.provide(
+        Layer.merge(Layer.succeed(EmailSettingsTag, { platformDomains: settings.platformDomains }), DkimKeysNodeCrypto),
+      ),
+    ),
+  operations: [...emailOperations, ...emailAccountOperations, ...emailConsoleOperations],
+  jobs: domainCheck,
 })

@@ -1,12 +1,27 @@
 /** The error codes of the catalogue: Email. */
 import { Schema } from "effect"
+import { Next } from "../accounts/errors.ts"
 import { ApiErrorClass, Message } from "../shared/api-error.ts"
 
-export class EmailAccessRequired
-  extends ApiErrorClass<EmailAccessRequired>()("email_access_required", Message, { status: 409 }) {}
-export class EmailAccessPending
-  extends ApiErrorClass<EmailAccessPending>()("email_access_pending", Message, { status: 409 }) {}
-export class EmailProductOff extends ApiErrorClass<EmailProductOff>()("email_product_off", Message, { status: 409 }) {}
+/**
+ * The access codes say what is missing and what to call (DECISIONS 10's error body): `needs` `["email_access"]`
+ * and `next` (`email.access.request`, or `email.access.show` while pending); `email_product_off` `needs`
+ * `["email_product"]`, which only the console turns on.
+ */
+export class EmailAccessRequired extends ApiErrorClass<EmailAccessRequired>()("email_access_required", {
+  ...Message,
+  needs: Schema.Array(Schema.String),
+  next: Next,
+}, { status: 409 }) {}
+export class EmailAccessPending extends ApiErrorClass<EmailAccessPending>()("email_access_pending", {
+  ...Message,
+  needs: Schema.Array(Schema.String),
+  next: Next,
+}, { status: 409 }) {}
+export class EmailProductOff extends ApiErrorClass<EmailProductOff>()("email_product_off", {
+  ...Message,
+  needs: Schema.Array(Schema.String),
+}, { status: 409 }) {}
 export class DomainInvalid extends ApiErrorClass<DomainInvalid>()("domain_invalid", Message, { status: 422 }) {}
 export class DomainPublic extends ApiErrorClass<DomainPublic>()("domain_public", Message, { status: 422 }) {}
 export class DomainTawked extends ApiErrorClass<DomainTawked>()("domain_tawked", Message, { status: 422 }) {}

@@ -8,6 +8,9 @@ import type { DnsRecords } from "../../ports/dns.ts"
 import { Email } from "../limits.ts"
 import type { DomainRecord } from "./model.ts"
 
+/** A name as DNS compares it: any case, with or without the final dot. */
+export const dnsName = (name: string): string => name.trim().toLowerCase().replace(/\.$/, "")
+
 export const recordsFor = (domain: string, publicKeyBase64: string): ReadonlyArray<DomainRecord> => [
   { purpose: "spf", type: "TXT", name: domain, value: `v=spf1 ${Email.spfInclude} ~all`, verified: false },
   {

@@ -13,7 +13,7 @@ import { Console } from "../console/service.ts"
 import { notFound, SendFailed } from "../errors.ts"
 import { Email as Limits } from "../limits.ts"
 import type { AccountPrincipal, KeyPrincipal } from "../pipeline/authenticate.ts"
-import type { Cursors } from "../pipeline/cursor.ts"
+import { makeCursors } from "../pipeline/cursor.ts"
 import { keysetPage, type ListQuery } from "../accounts/lists.ts"
 import { type AccountId, type ApplicationId, isUuid, type Millis } from "../shared/brands.ts"
 import { isoMillis } from "../shared/riyadh.ts"
@@ -111,83 +111,127 @@ export class Email extends Effect.Service<Email>()("core/Email", {
     const operator = yield* Console
     const dkim = yield* DkimKeys
     const settings = yield* EmailSettingsTag
+    const cursors = yield* makeCursors
 
     const accessMessage = {
       required: "Email is not open to this account: ask for it with email.access.request.",
       pending: "The account's request for Email waits for a decision: read email.access.show later.",
-      off: "Email is turned off for this application.",
+      off: "Email is turned off for this application: the console turns it on.",
     }
+    const accessPath = "/v1/account/email/access"
 
     /** The access codes and the switch (DECISIONS 8.1, 8.2): the account's access, then the application's Email. */
     const gate = (accountId: AccountId, applicationId: ApplicationId) =>
       Effect.gen(function* () {
         const access = yield* accessRepo.get(accountId)
         if (access.status === "none" || access.status === "denied") {
-          return yield* new EmailAccessRequired({ message: accessMessage.required })
+          return yield* new EmailAccessRequired({
+            message: accessMessage.required,
+            needs: ["email_access"],
+            next: { operation: "email.access.request", method: "POST", path: accessPath },
+          })
         }
-        if (access.status === "pending") return yield* new EmailAccessPending({ message: accessMessage.pending })
+        if (access.status === "pending") {
+          return yield* new EmailAccessPending({
+            message: accessMessage.pending,
+            needs: ["email_access"],
+            next: { operation: "email.access.show", method: "GET", path: accessPath },
+          })
+        }
         if (!(yield* switches.enabled(applicationId))) {
-          return yield* new EmailProductOff({ message: accessMessage.off })
+          return yield* new EmailProductOff({ message: accessMessage.off, needs: ["email_product"] })
         }
       })
 
     /** A key operation's steps before its body (the send's `locate`). */
     const keyGate = (p: KeyPrincipal) => gate(p.account.id, p.application.id)
 
-    const send = Effect.fn("Email.send", untracedStacks)(function* (p: KeyPrincipal, input: SendInput) {
-      if (!isSendableAddress(input.to)) return yield* new InvalidDestination({})
-      const at = input.from.lastIndexOf("@")
-      const fromDomain = at > 0 && isSendableAddress(input.from) ? input.from.slice(at + 1).toLowerCase() : ""
-      const held = (yield* domains.list(p.application.id)).find((d) => d.domain === fromDomain)
-      if (held === undefined || held.status !== "verified") {
-        return yield* new SenderNotVerified({
-          message: "`from` must be an address on a verified sender domain of this application.",
-        })
-      }
-      const id = yield* secrets.uuid
-      const now = yield* Clock.currentTimeMillis
-      const message: EmailMessage = {
-        id,
-        applicationId: p.application.id,
-        accountId: p.account.id,
-        from: `${input.from.slice(0, at)}@${fromDomain}`,
-        to: input.to,
-        subject: input.subject,
-        reference: input.reference ?? null,
-        status: "sent",
-        complained: false,
-        test: false,
-        domainId: held.id,
-        domain: held.domain,
-        providerMessageId: null,
-        createdAt: now,
-        updatedAt: now,
-      }
-      yield* messages.insert(message)
-      const sent = yield* Effect.either(provider.send({
-        id,
-        from: message.from,
-        to: message.to,
-        subject: message.subject,
-        text: input.text ?? null,
-        html: input.html ?? null,
-        envelopeFrom: envelopeFromOf(id),
-        dkim: {
+    /** An account operation's steps before its body, on the application its path names (already the account's). */
+    const applicationGate = (p: AccountPrincipal, applicationId: string) =>
+      gate(p.account.id, applicationId as ApplicationId)
+
+    /** `from` on a verified domain of the application, then the provider; a refusal keeps nothing. */
+    const deliver = (
+      owner: { readonly applicationId: ApplicationId; readonly accountId: AccountId },
+      input: SendInput,
+      test: boolean,
+    ) =>
+      Effect.gen(function* () {
+        if (!isSendableAddress(input.to)) return yield* new InvalidDestination({})
+        const at = input.from.lastIndexOf("@")
+        const fromDomain = at > 0 && isSendableAddress(input.from) ? input.from.slice(at + 1).toLowerCase() : ""
+        const held = (yield* domains.list(owner.applicationId)).find((d) => d.domain === fromDomain)
+        if (held === undefined || held.status !== "verified") {
+          return yield* new SenderNotVerified({
+            message: "`from` must be an address on a verified sender domain of this application.",
+          })
+        }
+        const id = yield* secrets.uuid
+        const now = yield* Clock.currentTimeMillis
+        const message: EmailMessage = {
+          id,
+          applicationId: owner.applicationId,
+          accountId: owner.accountId,
+          from: `${input.from.slice(0, at)}@${fromDomain}`,
+          to: input.to,
+          subject: input.subject,
+          reference: input.reference ?? null,
+          status: "sent",
+          complained: false,
+          test,
+          domainId: held.id,
           domain: held.domain,
-          selector: Limits.dkimSelector,
-          privateKeyPem: secrets.unseal(held.dkimPrivateKeySealed),
-        },
-      }))
-      if (sent._tag === "Left") {
-        // Refused or unreachable: nothing is kept.
-        yield* messages.remove(id)
-        return yield* sent.left._tag === "EmailRefused"
-          ? new SendFailed({ provider_code: sent.left.providerCode, message: sent.left.message })
-          : new EmailUnavailable({ message: "The e-mail service did not answer; nothing was sent." })
-      }
-      yield* messages.setProviderId(id, sent.right.providerMessageId)
-      return emailJson(message)
+          providerMessageId: null,
+          createdAt: now,
+          updatedAt: now,
+        }
+        yield* messages.insert(message)
+        const sent = yield* Effect.either(provider.send({
+          id,
+          from: message.from,
+          to: message.to,
+          subject: message.subject,
+          text: input.text ?? null,
+          html: input.html ?? null,
+          envelopeFrom: envelopeFromOf(id),
+          dkim: {
+            domain: held.domain,
+            selector: Limits.dkimSelector,
+            privateKeyPem: secrets.unseal(held.dkimPrivateKeySealed),
+          },
+        }))
+        if (sent._tag === "Left") {
+          // Refused or unreachable: nothing is kept.
+          yield* messages.remove(id)
+          return yield* sent.left._tag === "EmailRefused"
+            ? new SendFailed({ provider_code: sent.left.providerCode, message: sent.left.message })
+            : new EmailUnavailable({ message: "The e-mail service did not answer; nothing was sent." })
+        }
+        yield* messages.setProviderId(id, sent.right.providerMessageId)
+        return emailJson(message)
+      })
+
+    /** The send (DECISIONS 8.1): the access codes and the switch ran before the body was read (its `locate`). */
+    const send = Effect.fn("Email.send", untracedStacks)(function* (p: KeyPrincipal, input: SendInput) {
+      return yield* deliver({ applicationId: p.application.id, accountId: p.account.id }, input, false)
     })
+
+    /**
+     * The console's test mail (DECISIONS 8.1, suggested): `test: true`, from `test@` the application's first
+     * verified domain unless `from` is given; free of the account's access, which is the operator's to decide.
+     */
+    const sendTest = Effect.fn("Email.sendTest", untracedStacks)(
+      function* (applicationId: string, to: string, from: string | undefined) {
+        const app = yield* operator.application(applicationId)
+        const verified = (yield* domains.list(app.id)).find((d) => d.status === "verified")
+        return yield* deliver({ applicationId: app.id, accountId: app.accountId }, {
+          from: from ?? `test@${verified?.domain ?? "unverified.invalid"}`,
+          to,
+          subject: "Test message",
+          text: `A test message from ${app.name}, sent from the console.`,
+        }, true)
+      },
+    )
 
     const get = Effect.fn("Email.get", untracedStacks)(function* (p: KeyPrincipal, id: string) {
       if (!isUuid(id)) return yield* notFound
@@ -213,15 +257,16 @@ export class Email extends Effect.Service<Email>()("core/Email", {
 
     // --- Access (account API and console) ---------------------------------------------------------------------
 
+    /** `none` or `denied` → `pending` (`created`: the request was made now); otherwise the access as it is. */
     const requestAccess = Effect.fn("Email.requestAccess", untracedStacks)(function* (p: AccountPrincipal) {
       const access = yield* accessRepo.get(p.account.id)
       if (access.status === "none" || access.status === "denied") {
         const now = yield* Clock.currentTimeMillis
         const next: EmailAccess = { accountId: p.account.id, status: "pending", requestedAt: now, decidedAt: null }
         yield* accessRepo.put(next)
-        return accessJson(next)
+        return { created: true, access: accessJson(next) }
       }
-      return accessJson(access)
+      return { created: false, access: accessJson(access) }
     })
 
     const showAccess = (p: AccountPrincipal) => Effect.map(accessRepo.get(p.account.id), accessJson)
@@ -250,7 +295,8 @@ export class Email extends Effect.Service<Email>()("core/Email", {
     const check = (d: SenderDomain, now: Millis) =>
       Effect.gen(function* () {
         const records: ReadonlyArray<DomainRecord> = yield* checkRecords(d.records, dns)
-        const all = records.every((r) => r.verified)
+        // One application's domain at a time: found records do not verify a domain another has verified since.
+        const all = records.every((r) => r.verified) && !(yield* domains.verifiedElsewhere(d.domain, d.applicationId))
         const status = all ? "verified" : now >= d.pendingUntil ? "failed" : "pending"
         const verifiedAt = all ? now : null
         const stored = yield* domains.recordCheck({ id: d.id, records, status, verifiedAt, checkedAt: now })
@@ -259,8 +305,8 @@ export class Email extends Effect.Service<Email>()("core/Email", {
 
     const addDomain = Effect.fn("Email.addDomain", untracedStacks)(
       function* (p: AccountPrincipal, applicationId: string, input: string) {
+        // The access codes and the switch ran before the body was read (the operation's `locate`).
         const app = applicationId as ApplicationId
-        yield* gate(p.account.id, app)
         const read = readDomain(input, settings.platformDomains)
         if ("refused" in read) {
           const message = {
@@ -314,12 +360,24 @@ export class Email extends Effect.Service<Email>()("core/Email", {
       },
     )
 
-    const listDomains = Effect.fn("Email.listDomains", untracedStacks)(
-      function* (p: AccountPrincipal, applicationId: string) {
-        yield* gate(p.account.id, applicationId as ApplicationId)
-        return (yield* domains.list(applicationId as ApplicationId)).map(domainJson)
-      },
-    )
+    /** The application's domains, oldest first, as a page (an application holds at most 5). */
+    const listDomains = (p: AccountPrincipal, applicationId: string, query: typeof ListQuery.Type) =>
+      keysetPage(
+        cursors,
+        `email.senders:${applicationId}`,
+        p.account.id,
+        query,
+        (after, limit) =>
+          Effect.map(domains.list(applicationId as ApplicationId), (all) =>
+            [...all].sort((x, y) =>
+              x.createdAt - y.createdAt || (x.id < y.id ? -1 : 1)
+            ).filter((d) =>
+              after === null || d.createdAt > (after[0] as number) ||
+              (d.createdAt === after[0] && d.id > (after[1] as string))
+            ).slice(0, limit)),
+        (d) => [d.createdAt, d.id],
+        domainJson,
+      )
 
     /** The job: every pending domain whose 10 minutes are up is checked again (DECISIONS 8.2). */
     const checkDue = Effect.gen(function* () {
@@ -332,7 +390,6 @@ export class Email extends Effect.Service<Email>()("core/Email", {
     // --- The log (account API) --------------------------------------------------------------------------------
 
     const listMessages = Effect.fn("Email.listMessages", untracedStacks)(function* (
-      cursors: Cursors,
       p: AccountPrincipal,
       applicationId: string,
       query: typeof ListQuery.Type & { q?: string; status?: ListStatus; domain?: string },
@@ -368,7 +425,9 @@ export class Email extends Effect.Service<Email>()("core/Email", {
 
     return {
       keyGate,
+      applicationGate,
       send,
+      sendTest,
       get,
       report,
       requestAccess,

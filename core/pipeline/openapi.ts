@@ -97,21 +97,23 @@ export const openApiDocument = (
     }
     const answer = op.answer ?? { status: 200, envelope: "bare" }
     const output = jsonSchema(op.output)
-    const responses: Record<string, unknown> = {
-      [String(answer.status)]: {
-        description: answer.status === 201 ? "Created" : "OK",
-        headers: { "X-Request-Id": requestId },
-        content: op.produces !== undefined
-          ? Object.fromEntries(op.produces.map((type) => [type, { schema: { type: "string", format: "binary" } }]))
-          : {
-            "application/json": {
-              // `{ data }` (account API, console); a list's use case already answers `{ data, next_cursor }`.
-              schema: answer.envelope === "bare" || isPageSchema(op.output)
-                ? output
-                : { type: "object", required: ["data"], properties: { data: output }, additionalProperties: false },
-            },
+    const success = (status: 200 | 201) => ({
+      description: status === 201 ? "Created" : "OK",
+      headers: { "X-Request-Id": requestId },
+      content: op.produces !== undefined
+        ? Object.fromEntries(op.produces.map((type) => [type, { schema: { type: "string", format: "binary" } }]))
+        : {
+          "application/json": {
+            // `{ data }` (account API, console); a list's use case already answers `{ data, next_cursor }`.
+            schema: answer.envelope === "bare" || isPageSchema(op.output)
+              ? output
+              : { type: "object", required: ["data"], properties: { data: output }, additionalProperties: false },
           },
-      },
+        },
+    })
+    const responses: Record<string, unknown> = {
+      [String(answer.status)]: success(answer.status),
+      ...(answer.also === undefined ? {} : { [String(answer.also)]: success(answer.also) }),
     }
     for (const [status, classes] of [...byStatus].sort(([a], [b]) => a - b)) {
       const schemas = classes.map((c) => jsonSchema(errorBodySchema(c)))

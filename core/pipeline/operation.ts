@@ -41,7 +41,8 @@ const AnsweredMark: unique symbol = Symbol.for("sa-messaging/AnsweredWith")
 
 /**
  * A success answered with another status than the declared one: an operation declared `201` that found the record
- * already there answers `200` (DECISIONS 17: a sender domain already held). The document lists both.
+ * already there answers `200` (DECISIONS 17: a sender domain already held). The document lists both when the
+ * operation's `answer` names the other in `also`.
  */
 export interface AnsweredWith<A> {
   readonly [AnsweredMark]: true
@@ -62,6 +63,8 @@ export const isAnsweredWith = (o: unknown): o is AnsweredWith<unknown> =>
 export interface Answer {
   readonly status: 200 | 201
   readonly envelope: "bare" | "data"
+  /** The other success status the use case may choose with `answeredWith` (the document lists it too). */
+  readonly also?: 200 | 201
 }
 
 /** A catalogue error class (for the document: its code and status). */

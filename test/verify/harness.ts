@@ -57,6 +57,8 @@ export const testSettings: Settings = {
   smsProvider: "simulator",
   chatProvider: "simulator",
   emailProvider: "simulator",
+  dnsProvider: "simulator",
+  platformDomains: ["svc.sa"],
   paymentProvider: "simulator",
   clock: "system",
   webhookAllowPrivate: true,

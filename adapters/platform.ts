@@ -3,6 +3,7 @@
  * shares, all folded over the products list (adapters/products.ts). `makePlatform` is what hosts and
  * embedders call.
  */
+import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, Fiber, Layer, ManagedRuntime, Option, RuntimeFlags } from "effect"
 import type { Route } from "../core/pipeline/handler.ts"
 import type { OpenApiDocument } from "../core/pipeline/openapi.ts"
@@ -17,7 +18,7 @@ import { parseTrustedProxies } from "./http/edge.ts"
 import { makeHttpApp } from "./http/http-app.ts"
 import { nodeHandler } from "./http/node.ts"
 import { type CallerAddress, directWebHandler, webHandler } from "./http/web.ts"
-import { ClockSimulatorLive, jobLoop, type Jobs, ownJobLoops } from "./jobs.ts"
+import { ClockSimulatorLive, jobLoop, type Jobs, ownJobLoops, type StoreHealth } from "./jobs.ts"
 import type { AnyProduct } from "./product.ts"
 import {
   checkProducts,
@@ -81,7 +82,7 @@ export const platformLayer = (settings: Settings, all: ReadonlyArray<AnyProduct>
   // The simulated clock's control runs the jobs, so it comes after them.
   const clock = settings.clock === "simulated" ? Layer.provideMerge(ClockSimulatorLive, withJobs) : withJobs
   return clock.pipe(Layer.orDie) as Layer.Layer<
-    Store | ProductServices | Jobs | PlatformConfig | Secrets | SmsGateway
+    Store | ProductServices | Jobs | StoreHealth | PlatformConfig | Secrets | SmsGateway
   >
 }
 
@@ -101,15 +102,50 @@ const openApiRoute = (list: ReadonlyArray<AnyProduct>): Route<never> => {
   }
 }
 
+/** What `/readyz` reads besides the store: whether the process is stopping. */
+interface Readiness {
+  stopping: boolean
+}
+
+/** How long `/readyz` waits for the store's `SELECT 1`. */
+const readyProbeMs = 2_000
+
+/**
+ * `GET /readyz`: 200 `{ "status": "ready" }` while the store answers (the platform takes requests only once it
+ * is migrated), 503 `{ "status": "not_ready", "reason": "store_unreachable" | "stopping" }` with `Retry-After`
+ * otherwise. `/healthz` stays liveness: 200 while the process answers at all.
+ */
+const readyRoute = (readiness: Readiness): Route<never> => {
+  const notReady = (reason: string) => ({
+    status: 503,
+    headers: { "retry-after": "5", "cache-control": "no-store" },
+    body: { status: "not_ready", reason },
+  })
+  const probe = Effect.flatMap(Effect.serviceOption(SqlClient.SqlClient), (sql) =>
+    Option.isNone(sql) ? Effect.void : Effect.asVoid(sql.value`SELECT 1`))
+  return {
+    method: "GET",
+    path: "/readyz",
+    handler: () =>
+      readiness.stopping ? Effect.succeed(notReady("stopping")) : probe.pipe(
+        Effect.timeoutFail({ duration: readyProbeMs, onTimeout: () => "timeout" }),
+        Effect.as({ status: 200, headers: { "cache-control": "no-store" }, body: { status: "ready" } }),
+        Effect.catchAllCause(() => Effect.succeed(notReady(readiness.stopping ? "stopping" : "store_unreachable"))),
+      ) as Effect.Effect<{ status: number; body: unknown }>,
+  } as Route<never>
+}
+
 /** The route table, built once in the platform's runtime (some routes hold their services from the start). */
 export const routes = (
   settings: Settings,
   all: ReadonlyArray<AnyProduct> = products,
+  readiness: Readiness = { stopping: false },
 ): Effect.Effect<ReadonlyArray<Route<PlatformServices>>, never, PlatformServices> => {
   const list = selectedProducts(settings, all)
   const operations = operationsOf(list)
   return Effect.map(routesOf(operations, settings), (declared) => [
     openApiRoute(list),
+    readyRoute(readiness),
     ...declared,
   ])
 }
@@ -133,6 +169,8 @@ export interface Platform {
   readonly runtime: ManagedRuntime.ManagedRuntime<PlatformServices, never>
   /** Set when this start created the demo account. */
   readonly demo: Demo | undefined
+  /** From now on `/readyz` answers 503 (`stopping`): a host calls it first when asked to stop. */
+  readonly stopping: () => void
   readonly dispose: () => Promise<void>
 }
 
@@ -159,19 +197,24 @@ export const makePlatform = async (settings: Settings, options: PlatformOptions 
   )
   const loop = options.jobs === false ? undefined : runtime.runFork(jobLoop())
   const ownLoops = options.jobs === false ? undefined : runtime.runFork(ownJobLoops)
-  const dispatch = makeDispatcher(runtime, await runtime.runPromise(routes(settings, options.products)), {
+  const readiness: Readiness = { stopping: false }
+  const dispatch = makeDispatcher(runtime, await runtime.runPromise(routes(settings, options.products, readiness)), {
     trustedProxies: parseTrustedProxies(settings.trustedProxies),
     allowedOrigins: settings.allowedOrigins,
   })
   return {
     dispatch,
-    fetch: webHandler(dispatch),
+    fetch: webHandler(dispatch, { bodyTimeoutMs: settings.requestTimeoutMs }),
     node: nodeHandler(dispatch),
-    serve: directWebHandler(dispatch),
+    serve: directWebHandler(dispatch, { bodyTimeoutMs: settings.requestTimeoutMs }),
     httpApp: makeHttpApp(dispatch),
     runtime,
     demo,
+    stopping: () => {
+      readiness.stopping = true
+    },
     dispose: async () => {
+      readiness.stopping = true
       if (loop) await runtime.runPromise(Fiber.interrupt(loop))
       if (ownLoops) await runtime.runPromise(Fiber.interrupt(ownLoops))
       await runtime.dispose()

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs"
 import { Effect, Either } from "effect"
 import { type Entry, readEntry, type SettingRefused, type Settings, settingsFromEnv, variables } from "../adapters/config.ts"
-import { makePlatform, type Platform } from "../adapters/platform.ts"
+import type { Platform } from "../adapters/platform.ts"
 import { preflight } from "../adapters/preflight.ts"
 
 export interface Started {
@@ -77,6 +77,8 @@ export const checkedSetting = <A>(entry: Entry<A>): Promise<A> => orStop(readEnt
 export const boot = async (): Promise<Started> => {
   answerCommandLine()
   const settings = await checkedSettings()
+  // Loaded once the settings are accepted: a refused one is told before the platform's modules load.
+  const { makePlatform } = await import("../adapters/platform.ts")
   // `--demo`: a fresh demo key pair when the store already holds the demo account.
   const platform = await makePlatform(settings, process.argv.includes("--demo") ? { demo: "reissue" } : {})
   return { settings, platform }

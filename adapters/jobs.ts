@@ -18,24 +18,24 @@ export class Jobs extends Context.Tag("adapters/Jobs")<Jobs, ReadonlyArray<Job>>
 export const storeBackoffCapMs = 30_000
 
 /**
- * The store as the jobs last found it. While it is out of reach every loop waits 1, 2, 4 … up to 30 s between
- * runs instead of its period, and one line is logged when it goes and one when it comes back (not one per job
+ * The store as the jobs last found it. While it is out of reach every loop waits as long as it has been out of
+ * reach (1 s at least, so about 1, 2, 4 … s) up to 30 s between runs instead of its period, and one line is logged when it goes and one when it comes back (not one per job
  * and run: about 55 lines a second with PostgreSQL stopped, before).
  */
 export class StoreWatch {
-  /** Runs in a row that found the store out of reach; 0: reachable. */
-  failures = 0
+  /** When the jobs first found the store out of reach; undefined: reachable. */
+  private since: number | undefined = undefined
   get down(): boolean {
-    return this.failures > 0
+    return this.since !== undefined
   }
-  /** The wait before the next run while down. */
+  /** The wait before the next run while down: as long as it has been down, from 1 s up to the cap (doubling). */
   get backoffMs(): number {
-    return Math.min(storeBackoffCapMs, 1_000 * 2 ** Math.min(this.failures - 1, 15))
+    return this.since === undefined ? 0 : Math.min(storeBackoffCapMs, Math.max(1_000, Date.now() - this.since))
   }
   readonly unreachable = (cause: Cause.Cause<unknown>) =>
     Effect.suspend(() => {
-      this.failures++
-      if (this.failures > 1) return Effect.void
+      if (this.since !== undefined) return Effect.void
+      this.since = Date.now()
       const first = Cause.squash(cause)
       return Effect.logWarning(
         `store unreachable (${first instanceof Error ? first.message : String(first)}); the jobs back off up to ${
@@ -44,9 +44,10 @@ export class StoreWatch {
       )
     })
   readonly reachable = Effect.suspend(() => {
-    if (this.failures === 0) return Effect.void
-    this.failures = 0
-    return Effect.logInfo("store reachable again; the jobs run as before")
+    if (this.since === undefined) return Effect.void
+    const seconds = Math.round((Date.now() - this.since) / 1000)
+    this.since = undefined
+    return Effect.logInfo(`store reachable again after ${seconds} s; the jobs run as before`)
   })
   /** Waits `every`, or the backoff while the store is out of reach. */
   readonly pause = (every: Duration.DurationInput) =>

@@ -25,7 +25,9 @@ export class SettingRefused extends Data.TaggedError("SettingRefused")<{
       ? `${this.variable} is not set`
       : this.secret
       ? `${this.variable} (a secret of ${this.given.length} characters) is not accepted`
-      : `${this.variable}=${JSON.stringify(this.given.length > 80 ? this.given.slice(0, 80) + "…" : this.given)} is not accepted`
+      : `${this.variable}=${
+        JSON.stringify(this.given.length > 80 ? this.given.slice(0, 80) + "…" : this.given)
+      } is not accepted`
     return `configuration: ${given}; expected ${this.accepts}`
   }
   override get message(): string {
@@ -228,7 +230,8 @@ export const settingsTable = {
   }),
   memoryLogMs: entry({
     env: "MEMORY_LOG_MS",
-    accepts: "an integer of milliseconds from 0 to 86400000 (0: off): the Node host prints its memory on stderr this often",
+    accepts:
+      "an integer of milliseconds from 0 to 86400000 (0: off): the Node host prints its memory on stderr this often",
     default: "0",
     config: integerIn("MEMORY_LOG_MS", 0, 86_400_000, 0),
   }),

@@ -121,8 +121,10 @@ const readyRoute = (readiness: Readiness): Route<never> => {
     headers: { "retry-after": "5", "cache-control": "no-store" },
     body: { status: "not_ready", reason },
   })
-  const probe = Effect.flatMap(Effect.serviceOption(SqlClient.SqlClient), (sql) =>
-    Option.isNone(sql) ? Effect.void : Effect.asVoid(sql.value`SELECT 1`))
+  const probe = Effect.flatMap(
+    Effect.serviceOption(SqlClient.SqlClient),
+    (sql) => Option.isNone(sql) ? Effect.void : Effect.asVoid(sql.value`SELECT 1`),
+  )
   return {
     method: "GET",
     path: "/readyz",

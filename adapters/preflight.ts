@@ -9,7 +9,7 @@ import { Effect, Option } from "effect"
 // Deno has no types for npm:pg of its own (tsc and Node read @types/pg from node_modules).
 // @ts-types="npm:@types/pg@^8.15.0"
 import Pg from "pg"
-import { type Settings, settingsTable, SettingRefused } from "./config.ts"
+import { SettingRefused, type Settings, settingsTable } from "./config.ts"
 
 /** A URL as it may be printed: its password replaced. */
 export const maskedUrl = (url: string): string => {

@@ -5,7 +5,14 @@
  */
 import { readFileSync } from "node:fs"
 import { Effect, Either } from "effect"
-import { type Entry, readEntry, type SettingRefused, type Settings, settingsFromEnv, variables } from "../adapters/config.ts"
+import {
+  type Entry,
+  readEntry,
+  type SettingRefused,
+  type Settings,
+  settingsFromEnv,
+  variables,
+} from "../adapters/config.ts"
 import type { Platform } from "../adapters/platform.ts"
 import { preflight } from "../adapters/preflight.ts"
 

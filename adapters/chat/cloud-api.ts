@@ -20,7 +20,7 @@ import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { createHmac, timingSafeEqual } from "node:crypto"
-import { Clock, Config, ConfigError, Duration, Effect, Either, Layer, Option, Redacted, Ref, Schema } from "effect"
+import { Clock, type ConfigError, Duration, Effect, Layer, Option, Redacted, Ref } from "effect"
 import type { NetworkTemplate, TemplateWrite } from "../../core/notifications/model.ts"
 import { ApplicationId } from "../../core/shared/brands.ts"
 import {

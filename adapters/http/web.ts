@@ -161,7 +161,10 @@ export const directWebHandler = (dispatch: Dispatch, options: WebHandlerOptions 
 }
 
 const timeoutAnswer = () => {
-  const refused = apiError(new RequestTimeout({ message: "The request body did not arrive whole in time." }), randomUUID())
+  const refused = apiError(
+    new RequestTimeout({ message: "The request body did not arrive whole in time." }),
+    randomUUID(),
+  )
   return { ...refused, headers: { ...refused.headers, connection: "close" } }
 }
 

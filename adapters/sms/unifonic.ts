@@ -36,7 +36,7 @@
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import { Config, type ConfigError, Duration, Effect, Layer, Redacted } from "effect"
+import { type ConfigError, Duration, Effect, Layer, Redacted } from "effect"
 import { type Sms, SmsGateway, type SmsReceipt, SmsRefused } from "../../ports/sms.ts"
 
 import { UNIFONIC_DEFAULT_BASE_URL, UnifonicConfigFromEnv } from "../config.ts"

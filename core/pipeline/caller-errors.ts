@@ -64,7 +64,14 @@ export const accountChecks = [
   InternalError,
   StoreUnavailable,
 ] as const
-export const consoleChecks = [Unauthorized, InvalidJson, InvalidRequest, NotFound, InternalError, StoreUnavailable] as const
+export const consoleChecks = [
+  Unauthorized,
+  InvalidJson,
+  InvalidRequest,
+  NotFound,
+  InternalError,
+  StoreUnavailable,
+] as const
 /** Nobody in particular (a logo): no check of its own. */
 export const publicChecks = [] as const
 

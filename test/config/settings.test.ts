@@ -24,10 +24,19 @@ describe("a refused setting is one line: the variable, what was given, what is a
   it.each([
     [{ PORT: "abc" }, /^configuration: PORT="abc" is not accepted; expected an integer from 0 to 65535/],
     [{ PORT: "70000" }, /^configuration: PORT="70000" is not accepted/],
-    [{ DATABASE_URL: "not-a-url" }, /^configuration: DATABASE_URL="not-a-url" is not accepted; expected a postgres:\/\//],
+    [
+      { DATABASE_URL: "not-a-url" },
+      /^configuration: DATABASE_URL="not-a-url" is not accepted; expected a postgres:\/\//,
+    ],
     [{ DATABASE_URL: "mysql://h/db" }, /^configuration: DATABASE_URL="mysql:\/\/h\/db" is not accepted/],
-    [{ SMS_PROVIDER: "twilio" }, /^configuration: SMS_PROVIDER="twilio" is not accepted; expected "simulator" or "unifonic"$/],
-    [{ CHAT_PROVIDER: "x" }, /^configuration: CHAT_PROVIDER="x" is not accepted; expected "simulator" or "whatsapp_cloud"$/],
+    [
+      { SMS_PROVIDER: "twilio" },
+      /^configuration: SMS_PROVIDER="twilio" is not accepted; expected "simulator" or "unifonic"$/,
+    ],
+    [
+      { CHAT_PROVIDER: "x" },
+      /^configuration: CHAT_PROVIDER="x" is not accepted; expected "simulator" or "whatsapp_cloud"$/,
+    ],
     [{ PAYMENT_PROVIDER: "x" }, /^configuration: PAYMENT_PROVIDER="x" is not accepted; expected "simulator"$/],
     [{ SMS_PROVIDER: "unifonic" }, /^configuration: UNIFONIC_APP_SID is not set; .*SMS_PROVIDER=unifonic needs it/],
     [
@@ -45,7 +54,10 @@ describe("a refused setting is one line: the variable, what was given, what is a
       },
       /^configuration: WHATSAPP_NUMBERS="\{" is not accepted; expected a JSON object/,
     ],
-    [{ CONSOLE_TOKEN: "a" }, /^configuration: CONSOLE_TOKEN \(a secret of 1 characters\) is not accepted; expected at least 16/],
+    [
+      { CONSOLE_TOKEN: "a" },
+      /^configuration: CONSOLE_TOKEN \(a secret of 1 characters\) is not accepted; expected at least 16/,
+    ],
     [{ CLOCK: "fast" }, /^configuration: CLOCK="fast" is not accepted; expected "system" or "simulated"/],
     [{ REQUEST_TIMEOUT_MS: "soon" }, /^configuration: REQUEST_TIMEOUT_MS="soon" is not accepted/],
     [{ PUBLIC_URL: "api.example.sa" }, /^configuration: PUBLIC_URL="api.example.sa" is not accepted; expected an http/],

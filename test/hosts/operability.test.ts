@@ -36,7 +36,7 @@ const stalled = (port: number, text: string, waitMs = 8_000) =>
 const bodyOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))
 
 const stalledBody = "POST /v1/verify/start HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" +
-  "Content-Length: 100\r\n\r\n{\"to\": \"05"
+  'Content-Length: 100\r\n\r\n{"to": "05'
 const stalledHead = "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: a"
 
 const hosts: ReadonlyArray<HostName> = ["node", "deno", "bun"]
@@ -103,7 +103,7 @@ describe("readiness and the web handler's body timeout, in process", () => {
 
   it("the web handler answers a body that stops arriving 408 request_timeout", async () => {
     const body = new ReadableStream<Uint8Array>({
-      start: (controller) => controller.enqueue(new TextEncoder().encode("{\"to\": \"05")),
+      start: (controller) => controller.enqueue(new TextEncoder().encode('{"to": "05')),
     })
     const startedAt = Date.now()
     const res = await s.platform.fetch(

@@ -2,7 +2,7 @@
  * The standalone server's settings (DECISIONS 1), every one read here through Effect's `Config` and checked
  * before anything opens: `settingsTable` holds one entry per variable (adding a setting is adding an entry),
  * `providerSettings` what a selected provider needs. A refused value is one `SettingRefused` naming the
- * variable, what was given and what is accepted (the hosts print its `line` and exit 2).
+ * variable, what was given and what is accepted (the hosts print its `oneLine` and exit 2).
  * docs/configuration.md lists them all (test/config/table.test.ts holds it to this file).
  */
 import { Config, ConfigError, Context, Data, Effect, Either, Option, Schema } from "effect"
@@ -20,7 +20,8 @@ export class SettingRefused extends Data.TaggedError("SettingRefused")<{
   readonly secret?: boolean
 }> {
   /** The one line a host prints before it exits with code 2. */
-  get line(): string {
+  // Not `line`: JavaScriptCore (Bun) gives every Error an own `line` property (its source line), which hides a getter.
+  get oneLine(): string {
     const given = this.given === undefined
       ? `${this.variable} is not set`
       : this.secret
@@ -31,7 +32,7 @@ export class SettingRefused extends Data.TaggedError("SettingRefused")<{
     return `configuration: ${given}; expected ${this.accepts}`
   }
   override get message(): string {
-    return this.line
+    return this.oneLine
   }
 }
 

@@ -71,7 +71,7 @@ export const answerCommandLine = (args: ReadonlyArray<string> = process.argv.sli
 const orStop = async <A>(read: Effect.Effect<A, SettingRefused>): Promise<A> => {
   const checked = await Effect.runPromise(Effect.either(read))
   if (Either.isRight(checked)) return checked.right
-  process.stderr.write(checked.left.line + "\n")
+  process.stderr.write(checked.left.oneLine + "\n")
   return process.exit(2)
 }
 

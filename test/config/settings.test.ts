@@ -17,7 +17,7 @@ const read = (env: Record<string, string>) =>
 const refusal = async (env: Record<string, string>) => {
   const r = await read(env)
   if (Either.isRight(r)) throw new Error(`accepted: ${JSON.stringify(env)}`)
-  return r.left.line
+  return r.left.oneLine
 }
 
 describe("a refused setting is one line: the variable, what was given, what is accepted", () => {
@@ -105,7 +105,7 @@ describe("the store's preconditions are checked before it opens", () => {
   it("PGLITE_DIR=/proc/nope is refused at once (it hung: Node's recursive mkdir never returns there)", async () => {
     const started = Date.now()
     const r = await Effect.runPromise(Effect.either(preflight(await base({ PGLITE_DIR: "/proc/nope" }))))
-    expect(Either.isLeft(r) && r.left.line).toMatch(/^configuration: PGLITE_DIR="\/proc\/nope" is not accepted/)
+    expect(Either.isLeft(r) && r.left.oneLine).toMatch(/^configuration: PGLITE_DIR="\/proc\/nope" is not accepted/)
     expect(Date.now() - started).toBeLessThan(2_000)
   })
 
@@ -114,7 +114,7 @@ describe("the store's preconditions are checked before it opens", () => {
     const started = Date.now()
     const r = await Effect.runPromise(Effect.either(preflight(settings)))
     const waited = Date.now() - started
-    expect(Either.isLeft(r) && r.left.line).toMatch(
+    expect(Either.isLeft(r) && r.left.oneLine).toMatch(
       /^configuration: DATABASE_URL="postgres:\/\/u:\*\*\*@127\.0\.0\.1:1\/x" is not accepted; expected a PostgreSQL that answers within DATABASE_WAIT_MS \(1200 ms\); it said: .*ECONNREFUSED/,
     )
     expect(waited).toBeGreaterThanOrEqual(900)

@@ -6,7 +6,7 @@
 import { spawn } from "node:child_process"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { root } from "../hosts/host-process.ts"
+import { hostCommand, type HostName, root } from "../hosts/host-process.ts"
 
 /** At most three hosts start at once: the file runs beside others on a shared machine. */
 let running = 0
@@ -22,12 +22,14 @@ const limited = async <A>(f: () => Promise<A>): Promise<A> => {
   }
 }
 
-const run = (env: Record<string, string>, args: ReadonlyArray<string> = []) => limited(() => spawnHost(env, args))
+const run = (env: Record<string, string>, args: ReadonlyArray<string> = [], host: HostName = "node") =>
+  limited(() => spawnHost(env, args, host))
 
-const spawnHost = (env: Record<string, string>, args: ReadonlyArray<string>) =>
+const spawnHost = (env: Record<string, string>, args: ReadonlyArray<string>, host: HostName) =>
   new Promise<{ code: number | null; stdout: string; stderr: string; ms: number }>((resolve) => {
     const started = Date.now()
-    const child = spawn(process.execPath, ["--import", "tsx", "hosts/node.ts", ...args], {
+    const { command, args: base } = hostCommand(host)
+    const child = spawn(command, [...base, ...args], {
       cwd: root,
       env: {
         ...process.env,
@@ -37,6 +39,7 @@ const spawnHost = (env: Record<string, string>, args: ReadonlyArray<string>) =>
         PORT: "0",
         HOST: "127.0.0.1",
         NO_COLOR: "1",
+        DENO_NO_UPDATE_CHECK: "1",
         ...env,
       },
       stdio: ["ignore", "pipe", "pipe"],
@@ -73,6 +76,22 @@ describe.concurrent("a refused setting: one line on stderr naming it, exit code 
     expect(lines[0]).toContain("expected")
     expect(stderr).not.toMatch(/^\s+at /m)
     expect(stdout).not.toContain("listening on")
+  })
+})
+
+describe.concurrent("the Deno and Bun hosts refuse the same way", () => {
+  it.each([["deno"], ["bun"]] as const)("%s: PORT=abc and CONSOLE_TOKEN=a", async (host) => {
+    for (
+      const [env, line] of [
+        [{ PORT: "abc" }, /^configuration: PORT="abc" is not accepted; expected an integer/],
+        [{ CONSOLE_TOKEN: "a" }, /^configuration: CONSOLE_TOKEN \(a secret of 1 characters\) is not accepted/],
+      ] as const
+    ) {
+      const { code, stderr } = await run(env, [], host)
+      expect(code, stderr).toBe(2)
+      expect(stderr.split("\n").filter((l) => l !== "")).toHaveLength(1)
+      expect(stderr).toMatch(line)
+    }
   })
 })
 

@@ -25,17 +25,19 @@ export const storeBackoffCapMs = 30_000
 export class StoreWatch {
   /** When the jobs first found the store out of reach; undefined: reachable. */
   private since: number | undefined = undefined
+  /** Real time, whatever the platform clock (a simulated clock must not stretch or shrink the backoff). */
+  constructor(private readonly now: () => number = Date.now) {}
   get down(): boolean {
     return this.since !== undefined
   }
   /** The wait before the next run while down: as long as it has been down, from 1 s up to the cap (doubling). */
   get backoffMs(): number {
-    return this.since === undefined ? 0 : Math.min(storeBackoffCapMs, Math.max(1_000, Date.now() - this.since))
+    return this.since === undefined ? 0 : Math.min(storeBackoffCapMs, Math.max(1_000, this.now() - this.since))
   }
   readonly unreachable = (cause: Cause.Cause<unknown>) =>
     Effect.suspend(() => {
       if (this.since !== undefined) return Effect.void
-      this.since = Date.now()
+      this.since = this.now()
       const first = Cause.squash(cause)
       return Effect.logWarning(
         `store unreachable (${first instanceof Error ? first.message : String(first)}); the jobs back off up to ${
@@ -45,7 +47,7 @@ export class StoreWatch {
     })
   readonly reachable = Effect.suspend(() => {
     if (this.since === undefined) return Effect.void
-    const seconds = Math.round((Date.now() - this.since) / 1000)
+    const seconds = Math.round((this.now() - this.since) / 1000)
     this.since = undefined
     return Effect.logInfo(`store reachable again after ${seconds} s; the jobs run as before`)
   })

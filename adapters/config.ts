@@ -22,14 +22,16 @@ export class SettingRefused extends Data.TaggedError("SettingRefused")<{
   /** The one line a host prints before it exits with code 2. */
   // Not `line`: JavaScriptCore (Bun) gives every Error an own `line` property (its source line), which hides a getter.
   get oneLine(): string {
-    const given = this.given === undefined
-      ? `${this.variable} is not set`
-      : this.secret
-      ? `${this.variable} (a secret of ${this.given.length} characters) is not accepted`
-      : `${this.variable}=${
-        JSON.stringify(this.given.length > 80 ? this.given.slice(0, 80) + "…" : this.given)
-      } is not accepted`
-    return `configuration: ${given}; expected ${this.accepts}`
+    return `configuration: ${this.shown()}; expected ${this.accepts}`
+  }
+  private shown(): string {
+    const given = this.given
+    if (given === undefined) return `${this.variable} is not set`
+    if (this.secret) {
+      return `${this.variable} (a secret of ${given.length} character${given.length === 1 ? "" : "s"}) is not accepted`
+    }
+    const cut = given.length > 80 ? given.slice(0, 80) + "…" : given
+    return `${this.variable}=${JSON.stringify(cut)} is not accepted`
   }
   override get message(): string {
     return this.oneLine

@@ -56,7 +56,7 @@ describe("a refused setting is one line: the variable, what was given, what is a
     ],
     [
       { CONSOLE_TOKEN: "a" },
-      /^configuration: CONSOLE_TOKEN \(a secret of 1 characters\) is not accepted; expected at least 16/,
+      /^configuration: CONSOLE_TOKEN \(a secret of 1 character\) is not accepted; expected at least 16/,
     ],
     [{ CLOCK: "fast" }, /^configuration: CLOCK="fast" is not accepted; expected "system" or "simulated"/],
     [{ REQUEST_TIMEOUT_MS: "soon" }, /^configuration: REQUEST_TIMEOUT_MS="soon" is not accepted/],

@@ -84,7 +84,7 @@ describe.concurrent("the Deno and Bun hosts refuse the same way", () => {
     for (
       const [env, line] of [
         [{ PORT: "abc" }, /^configuration: PORT="abc" is not accepted; expected an integer/],
-        [{ CONSOLE_TOKEN: "a" }, /^configuration: CONSOLE_TOKEN \(a secret of 1 characters\) is not accepted/],
+        [{ CONSOLE_TOKEN: "a" }, /^configuration: CONSOLE_TOKEN \(a secret of 1 character\) is not accepted/],
       ] as const
     ) {
       const { code, stderr } = await run(env, [], host)

@@ -3,7 +3,6 @@
  * shares, all folded over the products list (adapters/products.ts). `makePlatform` is what hosts and
  * embedders call.
  */
-import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, Fiber, Layer, ManagedRuntime, Option, RuntimeFlags } from "effect"
 import type { Route } from "../core/pipeline/handler.ts"
 import type { OpenApiDocument } from "../core/pipeline/openapi.ts"
@@ -13,6 +12,7 @@ import type { SmsGateway } from "../ports/sms.ts"
 import { simulatedClockLayer } from "./clock/simulated.ts"
 import { PlatformConfig, type Settings } from "./config.ts"
 import { type Demo, reissueDemoKeys, seedDemo } from "./demo.ts"
+import { type Readiness, readyRoute } from "./readiness.ts"
 import { type Dispatch, makeDispatcher } from "./http/dispatcher.ts"
 import { parseTrustedProxies } from "./http/edge.ts"
 import { makeHttpApp } from "./http/http-app.ts"
@@ -100,41 +100,6 @@ const openApiRoute = (list: ReadonlyArray<AnyProduct>): Route<never> => {
     path: "/openapi.json",
     handler: () => Effect.sync(() => ({ status: 200, body: document ??= openApiOf(list) })),
   }
-}
-
-/** What `/readyz` reads besides the store: whether the process is stopping. */
-interface Readiness {
-  stopping: boolean
-}
-
-/** How long `/readyz` waits for the store's `SELECT 1`. */
-const readyProbeMs = 2_000
-
-/**
- * `GET /readyz`: 200 `{ "status": "ready" }` while the store answers (the platform takes requests only once it
- * is migrated), 503 `{ "status": "not_ready", "reason": "store_unreachable" | "stopping" }` with `Retry-After`
- * otherwise. `/healthz` stays liveness: 200 while the process answers at all.
- */
-const readyRoute = (readiness: Readiness): Route<never> => {
-  const notReady = (reason: string) => ({
-    status: 503,
-    headers: { "retry-after": "5", "cache-control": "no-store" },
-    body: { status: "not_ready", reason },
-  })
-  const probe = Effect.flatMap(
-    Effect.serviceOption(SqlClient.SqlClient),
-    (sql) => Option.isNone(sql) ? Effect.void : Effect.asVoid(sql.value`SELECT 1`),
-  )
-  return {
-    method: "GET",
-    path: "/readyz",
-    handler: () =>
-      readiness.stopping ? Effect.succeed(notReady("stopping")) : probe.pipe(
-        Effect.timeoutFail({ duration: readyProbeMs, onTimeout: () => "timeout" }),
-        Effect.as({ status: 200, headers: { "cache-control": "no-store" }, body: { status: "ready" } }),
-        Effect.catchAllCause(() => Effect.succeed(notReady(readiness.stopping ? "stopping" : "store_unreachable"))),
-      ) as Effect.Effect<{ status: number; body: unknown }>,
-  } as Route<never>
 }
 
 /** The route table, built once in the platform's runtime (some routes hold their services from the start). */

@@ -2,7 +2,7 @@
  * The library's public entry: the layers to compose, the route table, the shared dispatcher, the
  * Effect HTTP app and the web-standard handler for embedding.
  */
-export { PlatformConfig, type Settings, settingsFromEnv } from "./adapters/config.ts"
+export { PlatformConfig, SettingRefused, type Settings, settingsFromEnv } from "./adapters/config.ts"
 export {
   makePlatform,
   type Platform,

@@ -12,12 +12,13 @@ import type { SmsGateway } from "../ports/sms.ts"
 import { simulatedClockLayer } from "./clock/simulated.ts"
 import { PlatformConfig, type Settings } from "./config.ts"
 import { type Demo, reissueDemoKeys, seedDemo } from "./demo.ts"
+import { type Readiness, readyRoute } from "./readiness.ts"
 import { type Dispatch, makeDispatcher } from "./http/dispatcher.ts"
 import { parseTrustedProxies } from "./http/edge.ts"
 import { makeHttpApp } from "./http/http-app.ts"
 import { nodeHandler } from "./http/node.ts"
 import { type CallerAddress, directWebHandler, webHandler } from "./http/web.ts"
-import { ClockSimulatorLive, jobLoop, type Jobs, ownJobLoops } from "./jobs.ts"
+import { ClockSimulatorLive, jobLoop, type Jobs, ownJobLoops, type StoreHealth } from "./jobs.ts"
 import type { AnyProduct } from "./product.ts"
 import {
   checkProducts,
@@ -81,7 +82,7 @@ export const platformLayer = (settings: Settings, all: ReadonlyArray<AnyProduct>
   // The simulated clock's control runs the jobs, so it comes after them.
   const clock = settings.clock === "simulated" ? Layer.provideMerge(ClockSimulatorLive, withJobs) : withJobs
   return clock.pipe(Layer.orDie) as Layer.Layer<
-    Store | ProductServices | Jobs | PlatformConfig | Secrets | SmsGateway
+    Store | ProductServices | Jobs | StoreHealth | PlatformConfig | Secrets | SmsGateway
   >
 }
 
@@ -105,11 +106,13 @@ const openApiRoute = (list: ReadonlyArray<AnyProduct>): Route<never> => {
 export const routes = (
   settings: Settings,
   all: ReadonlyArray<AnyProduct> = products,
+  readiness: Readiness = { stopping: false },
 ): Effect.Effect<ReadonlyArray<Route<PlatformServices>>, never, PlatformServices> => {
   const list = selectedProducts(settings, all)
   const operations = operationsOf(list)
   return Effect.map(routesOf(operations, settings), (declared) => [
     openApiRoute(list),
+    readyRoute(readiness),
     ...declared,
   ])
 }
@@ -133,6 +136,8 @@ export interface Platform {
   readonly runtime: ManagedRuntime.ManagedRuntime<PlatformServices, never>
   /** Set when this start created the demo account. */
   readonly demo: Demo | undefined
+  /** From now on `/readyz` answers 503 (`stopping`): a host calls it first when asked to stop. */
+  readonly stopping: () => void
   readonly dispose: () => Promise<void>
 }
 
@@ -159,19 +164,24 @@ export const makePlatform = async (settings: Settings, options: PlatformOptions 
   )
   const loop = options.jobs === false ? undefined : runtime.runFork(jobLoop())
   const ownLoops = options.jobs === false ? undefined : runtime.runFork(ownJobLoops)
-  const dispatch = makeDispatcher(runtime, await runtime.runPromise(routes(settings, options.products)), {
+  const readiness: Readiness = { stopping: false }
+  const dispatch = makeDispatcher(runtime, await runtime.runPromise(routes(settings, options.products, readiness)), {
     trustedProxies: parseTrustedProxies(settings.trustedProxies),
     allowedOrigins: settings.allowedOrigins,
   })
   return {
     dispatch,
-    fetch: webHandler(dispatch),
+    fetch: webHandler(dispatch, { bodyTimeoutMs: settings.requestTimeoutMs }),
     node: nodeHandler(dispatch),
-    serve: directWebHandler(dispatch),
+    serve: directWebHandler(dispatch, { bodyTimeoutMs: settings.requestTimeoutMs }),
     httpApp: makeHttpApp(dispatch),
     runtime,
     demo,
+    stopping: () => {
+      readiness.stopping = true
+    },
     dispose: async () => {
+      readiness.stopping = true
       if (loop) await runtime.runPromise(Fiber.interrupt(loop))
       if (ownLoops) await runtime.runPromise(Fiber.interrupt(ownLoops))
       await runtime.dispose()

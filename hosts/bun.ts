@@ -13,13 +13,11 @@
 import { maxHeaderSize } from "node:http"
 import { directWebHandler } from "../adapters/http/web.ts"
 import { Http } from "../core/limits.ts"
-import { banner, boot } from "./start.ts"
+import { settingsTable } from "../adapters/config.ts"
+import { answerCommandLine, banner, boot, checkedSetting } from "./start.ts"
 
-const server = process.env.BUN_SERVER ?? "node"
-if (server !== "node" && server !== "serve") {
-  console.error(`BUN_SERVER must be "node" (the default) or "serve", not ${JSON.stringify(server)}`)
-  process.exit(1)
-}
+answerCommandLine()
+const server = await checkedSetting(settingsTable.bunServer)
 
 if (server === "node") await import("./node.ts")
 else await serveWithBun()
@@ -30,7 +28,10 @@ async function serveWithBun() {
   const started = await boot()
   // Bun.serve refuses a head over its limit (node:http's `maxHeaderSize`, 16 KiB unless
   // `--max-http-header-size` raises it) with a bare 431: within ours, the fields it lets through need no count.
-  const serve = directWebHandler(started.platform.dispatch, { serverLimitsHead: maxHeaderSize <= Http.maxHeaderBytes })
+  const serve = directWebHandler(started.platform.dispatch, {
+    serverLimitsHead: maxHeaderSize <= Http.maxHeaderBytes,
+    bodyTimeoutMs: started.settings.requestTimeoutMs,
+  })
   const bunServer = Bun.serve({
     port: started.settings.port,
     hostname: started.settings.host,
@@ -43,6 +44,7 @@ async function serveWithBun() {
   const stop = async () => {
     if (stopping) return
     stopping = true
+    started.platform.stopping()
     // Stops accepting and lets the requests in flight finish.
     await bunServer.stop()
     await started.platform.dispose()

@@ -42,6 +42,7 @@ let stopping = false
 const stop = async () => {
   if (stopping) return
   stopping = true
+  started.platform.stopping()
   while (answering.size > 0) await Promise.allSettled(answering) // the requests in flight (see above)
   // Stops accepting, lets what is left finish, closes idle keep-alive connections.
   await server.shutdown()

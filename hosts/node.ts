@@ -6,13 +6,13 @@ import { close, listen, nodeServer } from "../adapters/http/node.ts"
 import { banner, boot } from "./start.ts"
 
 const started = await boot()
-const server = nodeServer(started.platform.dispatch)
+const server = nodeServer(started.platform.dispatch, { requestTimeoutMs: started.settings.requestTimeoutMs })
 const port = await listen(server, started.settings.port, started.settings.host)
 for (const line of banner(started, port)) console.log(line)
 
 // Opt-in (off by default): `MEMORY_LOG_MS=5000` prints the process' memory on stderr every 5 s, one line
 // `memory rss=… heapTotal=… heapUsed=… external=… arrayBuffers=…` in bytes (bench/footprint.ts reads it).
-const memoryLogMs = Number(process.env.MEMORY_LOG_MS ?? 0)
+const memoryLogMs = started.settings.memoryLogMs
 if (memoryLogMs > 0) {
   setInterval(() => {
     const m = process.memoryUsage()
@@ -25,6 +25,7 @@ let stopping = false
 const stop = async () => {
   if (stopping) return
   stopping = true
+  started.platform.stopping()
   await close(server)
   await started.platform.dispose()
   process.exit(0)

@@ -14,5 +14,10 @@ const newest = (dir) => {
 }
 const sources = Math.max(...["core", "ports", "adapters", "hosts"].map(newest), statSync("mod.ts").mtimeMs)
 if (!existsSync(out) || !existsSync("dist/store-snapshot/manifest.json") || statSync(out).mtimeMs < sources) {
+  // The build takes about 20 s and says nothing of its own: a first `npm start` must not look hung.
+  const why = existsSync(out) ? "the sources changed since the last build" : "first start"
+  process.stderr.write(`building the server into dist/ (${why}; about 20 s)…\n`)
+  const started = Date.now()
   execSync("npx tsup", { stdio: ["ignore", "ignore", "inherit"] })
+  process.stderr.write(`built in ${((Date.now() - started) / 1000).toFixed(1)} s; starting\n`)
 }

@@ -20,7 +20,7 @@ import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { createHmac, timingSafeEqual } from "node:crypto"
-import { Clock, Config, ConfigError, Duration, Effect, Either, Layer, Option, Redacted, Ref, Schema } from "effect"
+import { Clock, type ConfigError, Duration, Effect, Layer, Option, Redacted, Ref } from "effect"
 import type { NetworkTemplate, TemplateWrite } from "../../core/notifications/model.ts"
 import { ApplicationId } from "../../core/shared/brands.ts"
 import {
@@ -46,7 +46,9 @@ import {
   writeComponents,
 } from "./cloud-api-wire.ts"
 
-export const CLOUD_API_DEFAULT_GRAPH_URL = "https://graph.facebook.com/v21.0"
+import { CLOUD_API_DEFAULT_GRAPH_URL, CloudApiConfigFromEnv } from "../config.ts"
+
+export { CLOUD_API_DEFAULT_GRAPH_URL, CloudApiConfigFromEnv }
 export const CLOUD_API_DEFAULT_TIMEOUT: Duration.DurationInput = Duration.seconds(10)
 export const TEMPLATES_CACHE_TTL: Duration.Duration = Duration.millis(Notifications.templatesCacheMs)
 export const NUMBER_CACHE_TTL: Duration.Duration = Duration.seconds(60)
@@ -331,43 +333,6 @@ export const make = (config: CloudApiConfig): Effect.Effect<ChatNetwork["Type"],
 /** The chat network from plain values, on the platform `fetch` (Node, Deno, Bun). */
 export const layer = (config: CloudApiConfig): Layer.Layer<ChatNetwork> =>
   Layer.effect(ChatNetwork, make(config)).pipe(Layer.provide(FetchHttpClient.layer))
-
-const NumbersJson = Schema.parseJson(
-  Schema.Record({
-    key: Schema.String,
-    value: Schema.Struct({ phone_number_id: Schema.String, waba_id: Schema.String }),
-  }),
-)
-
-/** `WHATSAPP_NUMBERS`: `{ "<application id>": { "phone_number_id": "…", "waba_id": "…" } }`. */
-const numbersConfig: Config.Config<Readonly<Record<string, CloudApiNumber>>> = Config.string("WHATSAPP_NUMBERS").pipe(
-  Config.withDefault("{}"),
-  Config.mapOrFail((text) =>
-    Either.flatMap(
-      Either.mapLeft(
-        Schema.decodeUnknownEither(NumbersJson)(text),
-        () => ConfigError.InvalidData([], "WHATSAPP_NUMBERS: expected a JSON object of { phone_number_id, waba_id }"),
-      ),
-      (record) => {
-        const bad = Object.keys(record).find((app) => !Schema.is(ApplicationId)(app))
-        return bad !== undefined
-          ? Either.left(ConfigError.InvalidData([], `WHATSAPP_NUMBERS: ${bad} is not an application id`))
-          : Either.right(Object.fromEntries(
-            Object.entries(record).map(([app, n]) => [app, { phoneNumberId: n.phone_number_id, wabaId: n.waba_id }]),
-          ))
-      },
-    )
-  ),
-)
-
-/** Environment configuration: WHATSAPP_ACCESS_TOKEN, WHATSAPP_APP_SECRET, WHATSAPP_VERIFY_TOKEN, WHATSAPP_GRAPH_URL, WHATSAPP_NUMBERS. */
-export const CloudApiConfigFromEnv: Config.Config<CloudApiConfig> = Config.all({
-  accessToken: Config.redacted("WHATSAPP_ACCESS_TOKEN"),
-  appSecret: Config.redacted("WHATSAPP_APP_SECRET"),
-  verifyToken: Config.redacted("WHATSAPP_VERIFY_TOKEN"),
-  graphUrl: Config.string("WHATSAPP_GRAPH_URL").pipe(Config.withDefault(CLOUD_API_DEFAULT_GRAPH_URL)),
-  numbers: numbersConfig,
-})
 
 /** Production layer (`CHAT_PROVIDER=whatsapp_cloud`): reads the environment, 10-second timeout per call. */
 export const ChatNetworkCloudApi: Layer.Layer<ChatNetwork, ConfigError.ConfigError> = Layer.unwrapEffect(

@@ -23,7 +23,7 @@
 import { randomUUID } from "node:crypto"
 import type { IncomingMessage, Server } from "node:http"
 import type { Socket } from "node:net"
-import { HeadersTooLarge, InvalidRequest } from "../../core/errors.ts"
+import { HeadersTooLarge, InvalidRequest, RequestTimeout } from "../../core/errors.ts"
 import { Http } from "../../core/limits.ts"
 import type { Dispatch, PlainResponse } from "./dispatcher.ts"
 import { headerBytes, normalizeMethod, rawHeaderBytes, rawHeaderLookup, stripPrefix } from "./edge.ts"
@@ -60,6 +60,7 @@ const reasons: Record<number, string> = {
   401: "Unauthorized",
   404: "Not Found",
   405: "Method Not Allowed",
+  408: "Request Timeout",
   431: "Request Header Fields Too Large",
 }
 
@@ -220,9 +221,19 @@ export const answerParserRefusals = (
   }
   const taken = new WeakSet<Socket>()
 
-  server.on("clientError", (err: Error, socket: Socket) => {
-    if (taken.has(socket)) return
+  server.on("clientError", (err: Error & { code?: string }, socket: Socket) => {
     if (!socket.writable) return socket.destroy()
+    // node:http's `requestTimeout` or `headersTimeout` passed (nodeServer's `requestTimeoutMs`) with the head or
+    // the body still arriving: answered, and the connection closed, whoever holds the socket.
+    if (err.code === "ERR_HTTP_REQUEST_TIMEOUT") {
+      taken.delete(socket)
+      socket.removeAllListeners("data")
+      return writeRaw(
+        socket,
+        apiError(new RequestTimeout({ message: "The request did not arrive whole in time." }), randomUUID()),
+      )
+    }
+    if (taken.has(socket)) return
     const refusal = parserRefusal(err)
     if (refusal.headOverflow) {
       return writeRaw(

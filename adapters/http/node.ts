@@ -115,7 +115,15 @@ export interface NodeServerOptions extends NodeHandlerOptions {
    * platform alone. The requests node:http itself refuses are still answered by the platform, as JSON.
    */
   readonly app?: RequestListener
+  /**
+   * The longest a request's head and body may take to arrive (`REQUEST_TIMEOUT_MS`, default 30 s); past it the
+   * platform answers `408 request_timeout` and closes the connection.
+   */
+  readonly requestTimeoutMs?: number
 }
+
+/** Node's own default is 300 s, checked every 30 s: a stalled body held its connection 308 s. */
+export const defaultRequestTimeoutMs = 30_000
 
 /**
  * A node:http server for the platform: the Node and Bun hosts', and an embedding app's
@@ -124,7 +132,14 @@ export interface NodeServerOptions extends NodeHandlerOptions {
  * every other request.
  */
 export const nodeServer = (dispatch: Dispatch, options: NodeServerOptions = {}): Server => {
-  const server = createServer(nodeServerOptions, options.app ?? nodeHandler(dispatch, options))
+  const timeout = options.requestTimeoutMs ?? defaultRequestTimeoutMs
+  const server = createServer({
+    ...nodeServerOptions,
+    requestTimeout: timeout,
+    headersTimeout: timeout,
+    // How often node:http looks for requests past their time: a quarter of it, so a 408 comes at most 25% late.
+    connectionsCheckingInterval: Math.max(25, Math.min(30_000, Math.floor(timeout / 4))),
+  }, options.app ?? nodeHandler(dispatch, options))
   server.keepAliveTimeout = 65_000
   return answerParserRefusals(server, dispatch, options)
 }

@@ -11,6 +11,7 @@ import {
 } from "../../core/errors.ts"
 import { Http } from "../../core/limits.ts"
 import type { ApiAnswer } from "../../core/pipeline/request.ts"
+import { storeUnavailable, storeUnreachable } from "../sql/unreachable.ts"
 import { echo } from "../../core/shared/text.ts"
 
 export interface PlainResponse {
@@ -96,6 +97,8 @@ export const fromExit = (
   // Most failures are one expected error: read it without walking the cause.
   const failure = exit.cause._tag === "Fail" ? Option.some(exit.cause.error) : Cause.failureOption(exit.cause)
   if (Option.isSome(failure) && isApiError(failure.value)) return apiError(failure.value, requestId, withMessage)
+  // The store out of reach is no defect of the request: 503 with Retry-After, no log line each.
+  if (storeUnreachable(exit.cause)) return apiError(storeUnavailable(), requestId, withMessage)
   onDefect(requestId, exit.cause)
   return internalError(requestId)
 }

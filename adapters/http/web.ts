@@ -5,7 +5,8 @@ import { carriesBody, declaredTooLarge } from "./body.ts"
 import { heldHeaderList } from "./deno-headers.ts"
 import type { Dispatch, PlainRequest, PlainResponse } from "./dispatcher.ts"
 import { fieldListLookup, headerBytes, stripPrefix } from "./edge.ts"
-import { bodyTooLarge, bodyUnreadable } from "./respond.ts"
+import { RequestTimeout } from "../../core/errors.ts"
+import { apiError, bodyTooLarge, bodyUnreadable } from "./respond.ts"
 
 export interface WebHandlerOptions {
   /** A path prefix the host app mounts the platform under (`/messaging`): stripped before routing. */
@@ -16,6 +17,11 @@ export interface WebHandlerOptions {
    * again. Default false: the handler counts them.
    */
   readonly serverLimitsHead?: boolean
+  /**
+   * The longest a request body may take to arrive once the handler has the request (`REQUEST_TIMEOUT_MS`);
+   * past it the answer is `408 request_timeout`. Unset: no limit of the handler's own (the server's, if any).
+   */
+  readonly bodyTimeoutMs?: number
 }
 
 /** Path and query of an absolute request URL (`http://host:port/path?query`), without building a URL. */
@@ -27,15 +33,40 @@ const pathAndQuery = (url: string): string => {
   return q === -1 ? "/" : `/${url.slice(q)}`
 }
 
-/** The body's bytes, or undefined past `Http.maxBodyBytes` (then the rest is not read). */
-const readBody = async (request: Request): Promise<Uint8Array | undefined> => {
+const timedOut = "timeout" as const
+
+/**
+ * The body's bytes, undefined past `Http.maxBodyBytes` (then the rest is not read), or `"timeout"` when it has
+ * not all arrived within `timeoutMs`.
+ */
+const readBody = async (request: Request, timeoutMs?: number): Promise<Uint8Array | undefined | typeof timedOut> => {
   if (declaredTooLarge(request.headers.get("content-length"))) return undefined
   if (request.body === null) return new Uint8Array(0)
   const reader = request.body.getReader()
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const expired = timeoutMs === undefined
+    ? undefined
+    : new Promise<typeof timedOut>((ok) => (timer = setTimeout(() => ok(timedOut), timeoutMs)))
+  try {
+    return await readAll(reader, expired)
+  } finally {
+    if (timer !== undefined) clearTimeout(timer)
+  }
+}
+
+const readAll = async (
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  expired: Promise<typeof timedOut> | undefined,
+): Promise<Uint8Array | undefined | typeof timedOut> => {
   const chunks: Array<Uint8Array> = []
   let size = 0
   for (;;) {
-    const { done, value } = await reader.read()
+    const read = expired === undefined ? await reader.read() : await Promise.race([reader.read(), expired])
+    if (read === timedOut) {
+      reader.cancel().catch(() => {})
+      return timedOut
+    }
+    const { done, value } = read
     if (done) break
     size += value.byteLength
     if (size > Http.maxBodyBytes) {
@@ -117,11 +148,24 @@ export const directWebHandler = (dispatch: Dispatch, options: WebHandlerOptions 
   }
   return (request: Request, ip?: CallerAddress): Response | Promise<Response> => {
     const url = stripPrefix(prefix, pathAndQuery(request.url))
-    return !carriesBody(request.method) ? answer(request, url, "", ip) : readBody(request).then(
-      (body) => body === undefined ? toResponse(bodyTooLarge(randomUUID())) : answer(request, url, body, ip),
+    return !carriesBody(request.method) ? answer(request, url, "", ip) : readBody(request, options.bodyTimeoutMs).then(
+      (body) =>
+        body === undefined
+          ? toResponse(bodyTooLarge(randomUUID()))
+          : body === timedOut
+          ? toResponse(timeoutAnswer())
+          : answer(request, url, body, ip),
       () => toResponse(bodyUnreadable(randomUUID())),
     )
   }
+}
+
+const timeoutAnswer = () => {
+  const refused = apiError(
+    new RequestTimeout({ message: "The request body did not arrive whole in time." }),
+    randomUUID(),
+  )
+  return { ...refused, headers: { ...refused.headers, connection: "close" } }
 }
 
 /** The embeddable web handler: `(Request, ip?) => Promise<Response>`. */

@@ -36,10 +36,12 @@
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import { Config, type ConfigError, Duration, Effect, Layer, Redacted } from "effect"
+import { type ConfigError, Duration, Effect, Layer, Redacted } from "effect"
 import { type Sms, SmsGateway, type SmsReceipt, SmsRefused } from "../../ports/sms.ts"
 
-export const UNIFONIC_DEFAULT_BASE_URL = "https://el.cloud.unifonic.com"
+import { UNIFONIC_DEFAULT_BASE_URL, UnifonicConfigFromEnv } from "../config.ts"
+
+export { UNIFONIC_DEFAULT_BASE_URL, UnifonicConfigFromEnv }
 export const UNIFONIC_DEFAULT_TIMEOUT: Duration.DurationInput = Duration.seconds(10)
 
 /** Plain configuration of the adapter (what the layer reads from the environment). */
@@ -221,13 +223,6 @@ export const makeUnifonic = (
 /** The gateway from plain values, on the platform `fetch` (Node, Deno, Bun). */
 export const layerUnifonic = (config: UnifonicConfig): Layer.Layer<SmsGateway> =>
   Layer.effect(SmsGateway, makeUnifonic(config)).pipe(Layer.provide(FetchHttpClient.layer))
-
-/** Environment configuration: UNIFONIC_APP_SID (secret), UNIFONIC_SENDER_ID, UNIFONIC_BASE_URL (optional). */
-export const UnifonicConfigFromEnv: Config.Config<UnifonicConfig> = Config.all({
-  appSid: Config.redacted("UNIFONIC_APP_SID"),
-  senderId: Config.string("UNIFONIC_SENDER_ID"),
-  baseUrl: Config.string("UNIFONIC_BASE_URL").pipe(Config.withDefault(UNIFONIC_DEFAULT_BASE_URL)),
-})
 
 /** Production layer (`SMS_PROVIDER=unifonic`): reads the environment, 10-second timeout per send. */
 export const SmsGatewayUnifonic: Layer.Layer<SmsGateway, ConfigError.ConfigError> = Layer.unwrapEffect(

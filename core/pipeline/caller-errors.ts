@@ -18,6 +18,7 @@ import {
   NotFound,
   ServiceNotFound,
   ServiceRequired,
+  StoreUnavailable,
   TooManyRequests,
   Unauthorized,
 } from "./errors.ts"
@@ -35,6 +36,7 @@ export const keyChecks = [
   InvalidJson,
   InvalidRequest,
   InternalError,
+  StoreUnavailable,
 ] as const
 export const idempotencyChecks = [IdempotencyInProgress, IdempotencyKeyReused] as const
 /** A partner key on its own operations: no scope, no client application named. */
@@ -47,6 +49,7 @@ export const partnerChecks = [
   InvalidJson,
   InvalidRequest,
   InternalError,
+  StoreUnavailable,
 ] as const
 /** The account API's order of checks (DECISIONS 10); any operation may be put under approval by the console. */
 export const accountChecks = [
@@ -59,8 +62,16 @@ export const accountChecks = [
   ApprovalRequired,
   ApprovalDenied,
   InternalError,
+  StoreUnavailable,
 ] as const
-export const consoleChecks = [Unauthorized, InvalidJson, InvalidRequest, NotFound, InternalError] as const
+export const consoleChecks = [
+  Unauthorized,
+  InvalidJson,
+  InvalidRequest,
+  NotFound,
+  InternalError,
+  StoreUnavailable,
+] as const
 /** Nobody in particular (a logo): no check of its own. */
 export const publicChecks = [] as const
 

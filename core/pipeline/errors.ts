@@ -38,6 +38,17 @@ export class MethodNotAllowed
   }) {}
 /** The request's header fields together exceed `Http.maxHeaderBytes`. */
 export class HeadersTooLarge extends ApiErrorClass<HeadersTooLarge>()("headers_too_large", Message, { status: 431 }) {}
+/**
+ * The store (PostgreSQL) could not be reached while answering: the request may not have run; retry after
+ * `Retry-After` (with the same `Idempotency-Key`). docs/decisions.md, "Operability".
+ */
+export class StoreUnavailable
+  extends ApiErrorClass<StoreUnavailable>()("store_unavailable", { ...Message, retry_after_seconds: Schema.Number }, {
+    status: 503,
+    headers: { retry_after_seconds: (v) => ["retry-after", String(v)] },
+  }) {}
+/** The request's head or body did not arrive whole within the server's `REQUEST_TIMEOUT_MS`. */
+export class RequestTimeout extends ApiErrorClass<RequestTimeout>()("request_timeout", Message, { status: 408 }) {}
 export class IdempotencyInProgress
   extends ApiErrorClass<IdempotencyInProgress>()("idempotency_in_progress", {}, { status: 409 }) {}
 export class IdempotencyKeyReused
@@ -68,6 +79,8 @@ export const pipelineErrors = [
   ProductRetired,
   MethodNotAllowed,
   HeadersTooLarge,
+  StoreUnavailable,
+  RequestTimeout,
   IdempotencyInProgress,
   IdempotencyKeyReused,
   IdempotencySecretNotReplayable,

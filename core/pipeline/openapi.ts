@@ -25,6 +25,7 @@ const errorBodySchema = (c: ErrorClass): Schema.Schema<any, any> => {
 
 const headerNames: Partial<Record<string, ReadonlyArray<string>>> = {
   too_many_requests: ["Retry-After"],
+  store_unavailable: ["Retry-After"],
   insufficient_scope: ["WWW-Authenticate"],
 }
 

@@ -1,8 +1,11 @@
-/** The error codes of the catalogue: Chat (auto-attendant, team). */
+/** The error codes of the catalogue: Chat (conversation menus, auto-attendant, team). */
 import { Schema } from "effect"
 import { ApiErrorClass, Message } from "../shared/api-error.ts"
 
-export class AttendantNoDraft extends ApiErrorClass<AttendantNoDraft>()("attendant_no_draft", {}, { status: 409 }) {}
+export class MenuLimit
+  extends ApiErrorClass<MenuLimit>()("menu_limit", { ...Message, max: Schema.Number }, { status: 409 }) {}
+export class AttendantNoDraft
+  extends ApiErrorClass<AttendantNoDraft>()("attendant_no_draft", Message, { status: 409 }) {}
 export class AttendantNotReady
   extends ApiErrorClass<AttendantNotReady>()("attendant_not_ready", { problems: Schema.Array(Schema.Unknown) }, {
     status: 422,
@@ -14,6 +17,7 @@ export class AboveOwnRole extends ApiErrorClass<AboveOwnRole>()("above_own_role"
 
 /** Every code of this part of the catalogue (core/errors.ts merges them). */
 export const chatErrors = [
+  MenuLimit,
   AttendantNoDraft,
   AttendantNotReady,
   NoEmail,

@@ -6,8 +6,10 @@
  * next version keeping the draft, `409 attendant_no_draft`, `422 attendant_not_ready`, idempotent replays and the
  * account's audit record (9.3).
  */
+import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { onEveryStore, setupApplication, type TestServer, useServer } from "../support/server.ts"
+import { overOneLimit, validMenu } from "./arbitraries.ts"
 import { auditOf, connectedKey, goodMenu, setupConnectedApp } from "./harness.ts"
 
 const s = useServer()
@@ -110,6 +112,41 @@ onEveryStore((server, store) => {
       })
       expect(both.body).toEqual({ ...untouched, draft: saved.body })
     })
+  })
+})
+
+describe("through HTTP: any menu the validator accepts publishes; one over exactly one limit answers that problem", () => {
+  /** A fresh app's key per run: each key stays well under its 120 requests a minute. */
+  it("a valid menu: saved without problems, published as version 1, read back as sent", async () => {
+    await fc.assert(
+      fc.asyncProperty(validMenu, async (menu) => {
+        const { appKey: key } = await setupConnectedApp(s)
+        const saved = await draft(s, key, { menu })
+        expect([saved.status, saved.body.problems]).toEqual([200, []])
+        const published = await publish(s, key)
+        expect([published.status, published.body.version]).toEqual([200, 1])
+        expect((await show(s, key)).live.menu).toEqual(menu)
+      }),
+      { numRuns: 15, seed: 20_261_127 },
+    )
+  })
+
+  it("a menu over one limit: saved with exactly that problem; publish answers 422 with it", async () => {
+    await fc.assert(
+      fc.asyncProperty(overOneLimit, async ({ menu, expected }) => {
+        fc.pre(expected.length > 0 && new TextEncoder().encode(JSON.stringify(menu)).length <= 65_536)
+        const { appKey: key } = await setupConnectedApp(s)
+        const saved = await draft(s, key, { menu })
+        expect(saved.body.problems.map((p: any) => [p.code, p.choice_id, p.field, p.max])).toEqual(expected)
+        const refused = await publish(s, key)
+        expect([refused.status, refused.body.error, refused.body.problems]).toEqual([
+          422,
+          "attendant_not_ready",
+          saved.body.problems,
+        ])
+      }),
+      { numRuns: 15, seed: 20_261_127 },
+    )
   })
 })
 

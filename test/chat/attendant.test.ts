@@ -279,6 +279,15 @@ describe("one attendant per application, whichever app writes it; idempotent rep
     const replayed = await draft(s, key, { menu: goodMenu(), mode: "after_hours" }, once)
     expect([replayed.status, replayed.body]).toEqual([200, saved.body])
     expect(replayed.headers.get("idempotent-replayed")).toBe("true")
+    for (const bad of ["", "x".repeat(129), "clé"]) {
+      const malformed = await publish(s, key, { "idempotency-key": bad })
+      expect([malformed.status, malformed.body.error, malformed.body.errors]).toEqual([
+        400,
+        "invalid_request",
+        { "Idempotency-Key": "invalid" },
+      ])
+      expect(Object.keys(malformed.body.fields)).toEqual(["Idempotency-Key"])
+    }
     const reused = await draft(s, key, { menu: withProblems() }, once)
     expect([reused.status, reused.body.error]).toEqual([409, "idempotency_key_reused"])
 

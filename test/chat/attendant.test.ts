@@ -90,6 +90,17 @@ onEveryStore((server, store) => {
       expect((await show(s, key)).live.menu.greeting).toBe("Welcome back")
     })
 
+    it("publishes racing on one draft make one version: every one answers version 1", async () => {
+      const s = server()
+      const { appKey: key } = await setupConnectedApp(s)
+      await draft(s, key, { menu: goodMenu() })
+      const answers = await Promise.all(Array.from({ length: 6 }, () => publish(s, key)))
+      expect(answers.map((a) => [a.status, a.body.version])).toEqual(Array.from({ length: 6 }, () => [200, 1]))
+      expect(new Set(answers.map((a) => a.body.published_at)).size).toBe(1)
+      await draft(s, key, { menu: { ...goodMenu(), greeting: "Again" } })
+      expect((await publish(s, key)).body.version).toBe(2)
+    })
+
     it("settings given with a draft apply at once; /enabled and /settings answer the attendant; on before anything is live", async () => {
       const s = server()
       const { appKey: key } = await setupConnectedApp(s)

@@ -55,6 +55,19 @@ onEveryStore((server, store) => {
       expect((await s.call("GET", "/v1/chat/menus", { key })).body.data).toEqual([second.body])
     })
 
+    it("twelve creates racing: ten are made, two answer menu_limit", async () => {
+      const s = server()
+      const { appKey: key } = await setupConnectedApp(s)
+      const answers = await Promise.all(
+        Array.from(
+          { length: 12 },
+          (_, i) => s.call("POST", "/v1/chat/menus", { key, body: { ...shop, title: `M${i}` } }),
+        ),
+      )
+      expect(answers.map((a) => a.status).sort()).toEqual([...Array(10).fill(201), 409, 409])
+      expect((await s.call("GET", "/v1/chat/menus", { key })).body.data).toHaveLength(10)
+    })
+
     it("409 menu_limit with max 10 at the eleventh; per app and application", async () => {
       const s = server()
       const { app, appKey: key } = await setupConnectedApp(s)

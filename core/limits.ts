@@ -38,6 +38,26 @@ export const Notifications = {
   templatesCacheMs: 5 * 60_000,
 } as const
 
+/** Chat (DECISIONS 9.1, 9.2): conversation menus and the auto-attendant's menu, lengths in code points. */
+export const Chat = {
+  /** Conversation menus per connected app (`app_name`) and application. */
+  maxMenus: 10,
+  menuTitleMax: 30,
+  menuUrlMax: 2048,
+  /** An attendant menu's JSON, in UTF-8 bytes (64 KB), and its choices at every level together. */
+  attendantMenuMaxBytes: 65_536,
+  attendantMaxChoices: 256,
+  greetingMax: 1024,
+  /** Choices on one level. */
+  choicesPerLevel: 10,
+  /** Levels of nesting: the top level is level 1. */
+  maxDepth: 3,
+  choiceIdMax: 200,
+  choiceTitleMax: 24,
+  choiceDescriptionMax: 72,
+  answerMax: 1024,
+} as const
+
 export const RateLimit = {
   /** Per presented credential, fixed window, counted before authentication. */
   requests: 120,

@@ -1,10 +1,14 @@
-/** The error codes of the catalogue: Chat (auto-attendant, team). */
+/** The error codes of the catalogue: Chat (conversation menus, auto-attendant, team). */
 import { Schema } from "effect"
 import { ApiErrorClass, Message } from "../shared/api-error.ts"
+import { ProblemSchema } from "./attendant.ts"
 
-export class AttendantNoDraft extends ApiErrorClass<AttendantNoDraft>()("attendant_no_draft", {}, { status: 409 }) {}
+export class MenuLimit
+  extends ApiErrorClass<MenuLimit>()("menu_limit", { ...Message, max: Schema.Number }, { status: 409 }) {}
+export class AttendantNoDraft
+  extends ApiErrorClass<AttendantNoDraft>()("attendant_no_draft", Message, { status: 409 }) {}
 export class AttendantNotReady
-  extends ApiErrorClass<AttendantNotReady>()("attendant_not_ready", { problems: Schema.Array(Schema.Unknown) }, {
+  extends ApiErrorClass<AttendantNotReady>()("attendant_not_ready", { problems: Schema.Array(ProblemSchema) }, {
     status: 422,
   }) {}
 export class NoEmail extends ApiErrorClass<NoEmail>()("no_email", Message, { status: 409 }) {}
@@ -14,6 +18,7 @@ export class AboveOwnRole extends ApiErrorClass<AboveOwnRole>()("above_own_role"
 
 /** Every code of this part of the catalogue (core/errors.ts merges them). */
 export const chatErrors = [
+  MenuLimit,
   AttendantNoDraft,
   AttendantNotReady,
   NoEmail,

@@ -34,6 +34,8 @@ export const withIdempotency = <E, R>(
       return yield* new InvalidRequest({
         message: "Idempotency-Key must be 1 to 128 printable ASCII characters.",
         fields: { "Idempotency-Key": parsed.left },
+        // `fields` and `errors` together, as every refused field (DECISIONS 10's error body).
+        errors: { "Idempotency-Key": "invalid" },
       })
     }
     const key = parsed.right

@@ -8,7 +8,7 @@
 import { Schema } from "effect"
 import fc from "fast-check"
 import { beforeAll, expect, it } from "vitest"
-import { operationsOf } from "../../adapters/products.ts"
+import { operationsOf, scopeTableOf } from "../../adapters/products.ts"
 import type { AnyOperation } from "../../core/pipeline/operation.ts"
 import { onEveryStore, setupApplication, type TestServer } from "../support/server.ts"
 
@@ -88,16 +88,20 @@ const validBodies: Readonly<Record<string, unknown>> = {
 
 interface Credentials {
   readonly key: string
+  /** A connected app's key holding every connected-app scope (an application's own key holds none of them). */
+  readonly connectedApp: string
   readonly partner: string
   readonly token: string
   readonly console: string
   readonly ids: Readonly<Record<string, string>>
 }
 
+const connectedAppScopes: ReadonlyArray<string> = scopeTableOf().connectedApp
+
 const credentialOf = (op: AnyOperation, c: Credentials): string | undefined => {
   switch (op.caller._tag) {
     case "Key":
-      return c.key
+      return connectedAppScopes.includes(op.caller.guard.scope) ? c.connectedApp : c.key
     case "Partner":
       return c.partner
     case "Account":
@@ -122,8 +126,13 @@ onEveryStore((server) => {
     const partner = await s.console("POST", "/accounts", { name: "Partner", partner: true })
     const partnerKey = await s.console("POST", `/accounts/${partner.id}/keys`, { mode: "partner" })
     const token = await s.console("POST", `/accounts/${merchant.account.id}/account-tokens`, { role: "owner" })
+    const connectedApp = await s.console("POST", `/applications/${merchant.app.id}/connected-app-keys`, {
+      app_name: "Fuzz app",
+      scopes: connectedAppScopes,
+    })
     c = {
       key: merchant.key,
+      connectedApp: connectedApp.key,
       partner: partnerKey.key,
       token: token.token,
       console: s.consoleToken,

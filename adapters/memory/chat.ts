@@ -1,0 +1,79 @@
+/** Chat's tables in memory: conversation menus, auto-attendants and their published versions. */
+import { Effect, Layer, Option } from "effect"
+import type { LiveMenu } from "../../core/chat/attendant.ts"
+import type { ChatMenu } from "../../core/chat/menus.ts"
+import type { Attendant } from "../../core/chat/model.ts"
+import { ChatAttendantsRepo, ChatMenusRepo } from "../../ports/store/chat.ts"
+import { deleteIn, memoryTables, setIn, violation } from "./db.ts"
+
+export const chatTables = () => ({
+  chatMenus: new Map<string, ChatMenu>(),
+  chatAttendants: new Map<string, Attendant>(),
+  /** By application, then version. */
+  chatAttendantVersions: new Map<string, LiveMenu>(),
+})
+
+const versionKey = (applicationId: string, version: number) => `${applicationId}\u0000${version}`
+
+/** Oldest first, then by id (as the SQL order by `created_at, id`). */
+const oldestFirst = (x: ChatMenu, y: ChatMenu) => x.createdAt - y.createdAt || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0)
+
+export const ChatMenusRepoMemory = Layer.effect(
+  ChatMenusRepo,
+  Effect.map(memoryTables(chatTables), (db) => {
+    const mine = (menus: Map<string, ChatMenu>, applicationId: string, appName: string) =>
+      [...menus.values()].filter((m) => m.applicationId === applicationId && m.appName === appName)
+    return {
+      list: (applicationId, appName) => db.read((t) => mine(t.chatMenus, applicationId, appName).sort(oldestFirst)),
+      get: (applicationId, appName, id) =>
+        db.read((t) =>
+          Option.filter(
+            Option.fromNullable(t.chatMenus.get(id)),
+            (m) => m.applicationId === applicationId && m.appName === appName,
+          )
+        ),
+      insert: (menu, max) =>
+        db.write((t, record) => {
+          if (t.chatMenus.has(menu.id)) violation(`duplicate chat menu ${menu.id}`)
+          if (mine(t.chatMenus, menu.applicationId, menu.appName).length >= max) return false
+          setIn(t.chatMenus, menu.id, menu, record)
+          return true
+        }),
+      update: (menu) =>
+        db.write((t, record) => {
+          const held = t.chatMenus.get(menu.id)
+          if (held === undefined || held.applicationId !== menu.applicationId || held.appName !== menu.appName) return
+          setIn(t.chatMenus, menu.id, { ...held, title: menu.title, url: menu.url, updatedAt: menu.updatedAt }, record)
+        }),
+      remove: (applicationId, appName, id) =>
+        db.write((t, record) => {
+          const held = t.chatMenus.get(id)
+          if (held === undefined || held.applicationId !== applicationId || held.appName !== appName) return false
+          deleteIn(t.chatMenus, id, record)
+          return true
+        }),
+    }
+  }),
+)
+
+export const ChatAttendantsRepoMemory = Layer.effect(
+  ChatAttendantsRepo,
+  Effect.map(memoryTables(chatTables), (db) => ({
+    get: (applicationId) => db.read((t) => Option.fromNullable(t.chatAttendants.get(applicationId))),
+    save: (a) =>
+      db.write((t, record) => {
+        const held = t.chatAttendants.get(a.applicationId)
+        setIn(t.chatAttendants, a.applicationId, { ...a, live: held?.live ?? null }, record)
+      }),
+    publish: (applicationId, live) =>
+      db.write((t, record) => {
+        const key = versionKey(applicationId, live.version)
+        if (t.chatAttendantVersions.has(key)) violation(`duplicate attendant version ${key}`)
+        setIn(t.chatAttendantVersions, key, live, record)
+        const held = t.chatAttendants.get(applicationId)
+        if (held !== undefined) setIn(t.chatAttendants, applicationId, { ...held, live }, record)
+      }),
+    version: (applicationId, version) =>
+      db.read((t) => Option.fromNullable(t.chatAttendantVersions.get(versionKey(applicationId, version)))),
+  })),
+)

@@ -1,0 +1,68 @@
+/** The README's Chat walk-through, as written: a connected app's key, a menu, a draft with a problem, its fix, publish. */
+import { describe, expect, it } from "vitest"
+import { useServer } from "../support/server.ts"
+import { auditOf, setupConnectedApp } from "./harness.ts"
+
+const s = useServer()
+
+describe("README: a connected app's menus and auto-attendant", () => {
+  it("each step answers as the README says", async () => {
+    const { account, appKey: key, key: own } = await setupConnectedApp(s, { appName: "Store app" })
+    const refused = await s.call("GET", "/v1/chat/attendant", { key: own })
+    expect([refused.status, refused.body.error]).toEqual([403, "insufficient_scope"])
+
+    const menu = await s.call("POST", "/v1/chat/menus", {
+      key,
+      body: { title: "Track my order", url: "https://shop.example/track" },
+    })
+    expect([menu.status, menu.body]).toEqual([201, {
+      id: expect.any(String),
+      title: "Track my order",
+      url: "https://shop.example/track",
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    }])
+
+    const hours = { id: "hours", title: "Opening hours", action: { type: "answer", text: "9 to 5" } }
+    const problem = { code: "no_team_choice", choice_id: null, field: "choices", max: null }
+    const first = await s.call("PUT", "/v1/chat/attendant/draft", {
+      key,
+      body: { menu: { greeting: "أهلاً بك", choices: [hours] } },
+    })
+    expect(first.body).toEqual({
+      menu: { greeting: "أهلاً بك", choices: [hours] },
+      saved_at: expect.any(String),
+      problems: [problem],
+    })
+    const notReady = await s.call("POST", "/v1/chat/attendant/publish", { key })
+    expect([notReady.status, notReady.body]).toEqual([422, { error: "attendant_not_ready", problems: [problem] }])
+
+    const talk = { id: "talk", title: "Talk to us", action: { type: "team" } }
+    const fixed = await s.call("PUT", "/v1/chat/attendant/draft", {
+      key,
+      body: { menu: { greeting: "أهلاً بك", choices: [hours, talk] }, enabled: true },
+    })
+    expect(fixed.body.problems).toEqual([])
+    const headers = { "idempotency-key": "publish-1" }
+    const published = await s.call("POST", "/v1/chat/attendant/publish", { key, headers })
+    expect(published.body).toEqual({ version: 1, published_at: expect.any(String) })
+    expect((await s.call("POST", "/v1/chat/attendant/publish", { key })).body).toEqual(published.body)
+    const attendant = await s.call("GET", "/v1/chat/attendant", { key })
+    expect(attendant.body).toMatchObject({
+      enabled: true,
+      mode: "always",
+      language: "ar",
+      live: { version: 1 },
+      draft: { problems: [] },
+    })
+
+    const notObject = await s.call("PUT", "/v1/chat/attendant/draft", { key, body: { menu: [] } })
+    expect([notObject.status, notObject.body.errors]).toEqual([400, { menu: "not_object" }])
+    const entries = await auditOf(s, account.id)
+    expect(entries).toContainEqual(expect.objectContaining({
+      action: "chat.attendant.publish",
+      details: { version: 1 },
+      actor: { type: "app", name: "Store app" },
+    }))
+  })
+})

@@ -19,12 +19,16 @@ export const storeBackoffCapMs = 30_000
 
 /**
  * The store as the jobs last found it. While it is out of reach every loop waits as long as it has been out of
- * reach (1 s at least, so about 1, 2, 4 … s) up to 30 s between runs instead of its period, and one line is logged when it goes and one when it comes back (not one per job
- * and run: about 55 lines a second with PostgreSQL stopped, before).
+ * reach (1 s at least, so about 1, 2, 4 … s) up to 30 s between runs instead of its period, and one line is
+ * logged when it goes and one when it comes back (not one per job and run: about 55 lines a second with
+ * PostgreSQL stopped, before). It is back once a whole pass of the shared loop found it nowhere out of reach:
+ * not at one job's success, which a job that did not need the store would give while it is still down.
  */
 export class StoreWatch {
   /** When the jobs first found the store out of reach; undefined: reachable. */
   private since: number | undefined = undefined
+  /** How many job runs found it out of reach, ever (a pass compares it before and after). */
+  failures = 0
   /** Real time, whatever the platform clock (a simulated clock must not stretch or shrink the backoff). */
   constructor(private readonly now: () => number = Date.now) {}
   get down(): boolean {
@@ -36,6 +40,7 @@ export class StoreWatch {
   }
   readonly unreachable = (cause: Cause.Cause<unknown>) =>
     Effect.suspend(() => {
+      this.failures++
       if (this.since !== undefined) return Effect.void
       this.since = this.now()
       const first = Cause.squash(cause)
@@ -61,7 +66,6 @@ export class StoreHealth extends Context.Tag("adapters/StoreHealth")<StoreHealth
 const guarded = (job: Job, watch: StoreWatch): Job => ({
   ...job,
   run: job.run.pipe(
-    Effect.zipRight(watch.reachable),
     Effect.catchAllCause((cause) =>
       storeUnreachable(cause)
         ? watch.unreachable(cause)
@@ -115,7 +119,13 @@ export const ownJobLoops = Effect.flatMap(Jobs, (jobs) =>
 
 /** The real-time loop every process runs. */
 export const jobLoop = (every: Duration.DurationInput = "1 second") =>
-  Effect.flatMap(StoreHealth, (watch) => runDue.pipe(Effect.zipRight(watch.pause(every)), Effect.forever))
+  Effect.flatMap(StoreHealth, (watch) =>
+    Effect.suspend(() => {
+      const before = watch.failures
+      return runDue.pipe(
+        Effect.zipRight(Effect.suspend(() => watch.failures === before ? watch.reachable : Effect.void)),
+      )
+    }).pipe(Effect.zipRight(watch.pause(every)), Effect.forever))
 
 /** Each job with the time it next has work. */
 const duesOf = Effect.flatMap(

@@ -39,19 +39,26 @@ const stalledBody = "POST /v1/verify/start HTTP/1.1\r\nHost: x\r\nContent-Type: 
   'Content-Length: 100\r\n\r\n{"to": "05'
 const stalledHead = "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: a"
 
-const hosts: ReadonlyArray<HostName> = ["node", "deno", "bun"]
-const started = new Map<HostName, HostProcess>()
+/** The three hosts, and Bun's on Bun.serve over the web handler (`BUN_SERVER=serve`). */
+type Served = HostName | "bun-serve"
+const hosts: ReadonlyArray<Served> = ["node", "deno", "bun", "bun-serve"]
+const started = new Map<Served, HostProcess>()
 
 beforeAll(async () => {
   await Promise.all(hosts.map(async (host) => {
-    started.set(host, await startHost(host, { STORE: "memory", REQUEST_TIMEOUT_MS: "1000" }, { demo: false }))
+    const env = {
+      STORE: "memory",
+      REQUEST_TIMEOUT_MS: "1000",
+      ...(host === "bun-serve" ? { BUN_SERVER: "serve" } : {}),
+    }
+    started.set(host, await startHost(host === "bun-serve" ? "bun" : host, env, { demo: false }))
   }))
 }, 120_000)
 afterAll(async () => {
   await Promise.all([...started.values()].map((p) => p.kill()))
 })
 
-describe.each(hosts.map((h) => [h] as [HostName]))("the %s host", (host) => {
+describe.each(hosts.map((h) => [h] as [Served]))("the %s host", (host) => {
   it("/readyz answers 200 { status: ready }; /healthz stays 200 { status: ok }", async () => {
     const p = started.get(host)!
     const ready = await fetch(`${p.baseUrl}/readyz`)

@@ -3,9 +3,9 @@
  * which stay defects (500 internal_error, logged), and the jobs' backoff while it is down.
  */
 import { SqlError } from "@effect/sql/SqlError"
-import { Cause, type Duration, Effect, Logger, TestClock, TestContext } from "effect"
+import { Cause, type Duration, Effect, Fiber, type Layer, Logger, Option, TestClock, TestContext } from "effect"
 import { describe, expect, it } from "vitest"
-import { storeBackoffCapMs, StoreWatch } from "../../adapters/jobs.ts"
+import { jobLoop, jobsOf, storeBackoffCapMs, StoreWatch } from "../../adapters/jobs.ts"
 import { storeUnreachable } from "../../adapters/sql/unreachable.ts"
 
 const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" })
@@ -84,5 +84,35 @@ describe("StoreWatch: the jobs' backoff", () => {
     await run(watch.unreachable(Cause.die(refused)))
     now = 500
     expect(await paused("200 millis")).toEqual({ afterPeriod: false, afterBackoff: true })
+  })
+
+  it("the shared loop: one line down, one line back, though another job never needs the store", async () => {
+    logged.length = 0
+    let down = true
+    const jobs = jobsOf([Effect.succeed([
+      {
+        name: "needs-store",
+        nextDue: Effect.succeed(Option.none()),
+        run: Effect.suspend(() => down ? Effect.die(refused) : Effect.void),
+      },
+      { name: "no-store", nextDue: Effect.succeed(Option.none()), run: Effect.void },
+    ])])
+    await Effect.runPromise(
+      Effect.gen(function* () {
+        const fiber = yield* Effect.fork(jobLoop("1 second"))
+        for (let i = 0; i < 20; i++) yield* TestClock.adjust("1 second")
+        expect(logged).toHaveLength(1)
+        down = false
+        for (let i = 0; i < 40; i++) yield* TestClock.adjust("1 second")
+        yield* Fiber.interrupt(fiber)
+      }).pipe(
+        Effect.provide(jobs as Layer.Layer<Effect.Effect.Context<ReturnType<typeof jobLoop>>>),
+        Effect.provide(capture),
+        Effect.provide(TestContext.TestContext),
+      ),
+    )
+    expect(logged).toHaveLength(2)
+    expect(logged[0]).toMatch(/^store unreachable/)
+    expect(logged[1]).toMatch(/^store reachable again/)
   })
 })

@@ -304,7 +304,7 @@ export class Email extends Effect.Service<Email>()("core/Email", {
       })
 
     const addDomain = Effect.fn("Email.addDomain", untracedStacks)(
-      function* (p: AccountPrincipal, applicationId: string, input: string) {
+      function* (applicationId: string, input: string) {
         // The access codes and the switch ran before the body was read (the operation's `locate`).
         const app = applicationId as ApplicationId
         const read = readDomain(input, settings.platformDomains)

@@ -15,6 +15,8 @@ import {
   SenderDomainsRepo,
 } from "../../../ports/store/email.ts"
 import { Transactor } from "../../../ports/store/transactor.ts"
+import type { AnyProduct } from "../../../adapters/product.ts"
+import { products } from "../../../adapters/products.ts"
 import { isDefect, uuid } from "../fixtures.ts"
 
 type EmailStore = EmailAccessRepo | EmailSwitchRepo | SenderDomainsRepo | EmailMessagesRepo | Transactor
@@ -67,7 +69,18 @@ const message = (over: Partial<EmailMessage> = {}): EmailMessage => ({
   ...over,
 })
 
+/**
+ * The store contract (contract.test.ts) runs this file by the product's name; until adapters/modules/email.ts lists
+ * Email's repositories its stores hold none, and test/store/email.test.ts runs `emailContract` over a list with them
+ * added instead. Drop this guard (and email.test.ts) once the module wires them.
+ */
+const wired = products.some((p: AnyProduct) => p.name === "email" && p.memory !== undefined)
+
 export const contract = (it: EmailIt) => {
+  if (wired) emailContract(it)
+}
+
+export const emailContract = (it: EmailIt) => {
   it.effect("email access: none until put, then the last put", () =>
     Effect.gen(function* () {
       const repo = yield* EmailAccessRepo

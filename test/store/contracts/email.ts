@@ -123,6 +123,7 @@ export const emailContract = (it: EmailIt) => {
       assert.deepStrictEqual(yield* repo.list(app), [a, b])
       assert.deepStrictEqual(yield* repo.get(b.id), Option.some(b))
       assert.isTrue(Option.isNone(yield* repo.get(uuid())))
+      assert.isTrue(Option.isNone(yield* repo.get("not-a-uuid")))
       assert.deepStrictEqual(yield* repo.list(uuid() as ApplicationId), [])
       assert.isTrue(isDefect(yield* Effect.exit(repo.insert(a))))
       assert.isTrue(isDefect(yield* Effect.exit(repo.insert(senderDomain({ applicationId: app, domain: a.domain })))))
@@ -278,6 +279,10 @@ export const emailContract = (it: EmailIt) => {
       assert.isTrue(Option.isNone(yield* repo.finish(m.id, "bounced", t0 + 20)))
       assert.deepStrictEqual(yield* repo.find(m.id), Option.some(delivered))
       assert.isTrue(Option.isNone(yield* repo.finish(uuid(), "failed", t0)))
+      assert.isTrue(Option.isNone(yield* repo.finish("not-a-uuid", "failed", t0)))
+      assert.isTrue(Option.isNone(yield* repo.complain("not-a-uuid", t0)))
+      assert.isTrue(Option.isNone(yield* repo.find("not-a-uuid")))
+      assert.isTrue(Option.isNone(yield* repo.get(m.applicationId, "not-a-uuid")))
     }))
 
   it.effect("email messages: a complaint is marked once, whatever the status", () =>
@@ -362,6 +367,8 @@ export const emailContract = (it: EmailIt) => {
       assert.deepStrictEqual(yield* list({ domainId: d1 }), ["Receipt", "Invoice 77", "Welcome"])
       assert.deepStrictEqual(yield* list({ domainId: d2, status: "undelivered" }), ["Your OTP"])
       assert.deepStrictEqual(yield* list({ domainId: uuid() }), [])
+      // A domain id from the query string that is no uuid names no domain (and is no statement's error).
+      assert.deepStrictEqual(yield* list({ domainId: "not-a-uuid" }), [])
       assert.deepStrictEqual(
         yield* list({
           status: "delivered",

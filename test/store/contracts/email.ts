@@ -298,6 +298,26 @@ export const emailContract = (it: EmailIt) => {
       assert.isTrue(Option.isNone(yield* repo.complain(uuid(), t0)))
     }))
 
+  it.effect("email messages and domains: of many reports or checks racing, exactly one applies", () =>
+    Effect.gen(function* () {
+      const messages = yield* EmailMessagesRepo
+      const domains = yield* SenderDomainsRepo
+      const m = message()
+      const d = senderDomain()
+      yield* messages.insert(m)
+      yield* domains.insert(d)
+      const race = <A>(effect: (i: number) => Effect.Effect<A>) =>
+        Effect.all(Array.from({ length: 8 }, (_, i) => effect(i)), { concurrency: "unbounded" })
+      const finished = yield* race((i) => messages.finish(m.id, i % 2 === 0 ? "delivered" : "bounced", t0 + i))
+      assert.strictEqual(finished.filter(Option.isSome).length, 1)
+      const complained = yield* race((i) => messages.complain(m.id, t0 + i))
+      assert.strictEqual(complained.filter(Option.isSome).length, 1)
+      const stored = yield* race((i) =>
+        domains.recordCheck({ id: d.id, records: d.records, status: "failed", verifiedAt: null, checkedAt: t0 + i })
+      )
+      assert.strictEqual(stored.filter((x) => x).length, 1)
+    }))
+
   /** Six messages of one application over two domains, with one of another application. */
   const logOf = Effect.gen(function* () {
     const repo = yield* EmailMessagesRepo

@@ -56,6 +56,8 @@ interface SmtpError {
 // C0 controls and DEL: a CR or LF in a header field could start a header of its own (checked upstream as well).
 // deno-lint-ignore no-control-regex
 const controls = /[\u0000-\u001f\u007f]/
+// deno-lint-ignore no-control-regex
+const controlRuns = /[\u0000-\u001f\u007f]+/g
 
 /** Errors about the message's envelope (MAIL FROM, RCPT TO) and its data (DATA); the rest is about the session. */
 const messageCodes = new Set(["EENVELOPE", "EMESSAGE"])
@@ -64,13 +66,13 @@ const messageCodes = new Set(["EENVELOPE", "EMESSAGE"])
  * What a failed send becomes: a 5xx reply to MAIL FROM, RCPT TO or DATA is the message's refusal; a 5xx to the
  * session's own steps (greeting, EHLO, STARTTLS, AUTH) and everything else is unavailability.
  */
-export const failureOf = (
+const failureOf = (
   error: unknown,
   where: string,
 ): EmailRefused | EmailProviderUnavailable => {
   const e = (typeof error === "object" && error !== null ? error : {}) as SmtpError
   const code = typeof e.responseCode === "number" ? e.responseCode : undefined
-  const reply = typeof e.response === "string" ? e.response.replace(controls, " ").slice(0, 300) : undefined
+  const reply = typeof e.response === "string" ? e.response.replace(controlRuns, " ").trim().slice(0, 300) : undefined
   if (code !== undefined && code >= 500 && code < 600 && messageCodes.has(e.code ?? "")) {
     return new EmailRefused({ providerCode: `smtp_${code}`, message: reply ?? `SMTP server answered ${code}` })
   }

@@ -127,6 +127,27 @@ describe("a DSN (multipart/report; report-type=delivery-status) to b+<id>@bounce
       expect(yield* readReport(report)).toEqual({ messageId: ID, kind: "bounced" })
     }))
 
+  it.effect("with the whole original returned as message/rfc822 (its own To and parts do not count)", () =>
+    Effect.gen(function* () {
+      const whole = dsn(failed511).replace(
+        "Content-Type: text/rfc822-headers",
+        crlf([
+          "Content-Type: message/rfc822",
+          "",
+          `Return-Path: <${BOUNCE}>`,
+          "To: b+0d8f6a52-6b1c-4f43-9a43-5d3c1b8d2a01@bounces.mail.svc.sa",
+          'Content-Type: multipart/report; report-type=delivery-status; boundary="INNER"',
+          "",
+          "--INNER",
+          "Content-Type: text/plain",
+          "",
+          "An earlier report, quoted.",
+          "--INNER--",
+        ]),
+      )
+      expect(yield* readReport(whole)).toEqual({ messageId: ID, kind: "bounced" })
+    }))
+
   it.effect("as bytes, as received", () =>
     Effect.gen(function* () {
       expect(yield* readReport(new TextEncoder().encode(dsn(failed511)))).toEqual({ messageId: ID, kind: "bounced" })

@@ -1,5 +1,5 @@
 import { afterAll, assert, beforeAll, describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Redacted } from "effect"
+import { ConfigProvider, Effect, Fiber, Redacted } from "effect"
 import { authenticate } from "mailauth"
 import { simpleParser } from "mailparser"
 import { createServer, type Server, type Socket } from "node:net"
@@ -175,6 +175,7 @@ describe("a 5xx reply is EmailRefused `smtp_<code>`; a 4xx reply, no connection 
         assert(error._tag === "EmailRefused")
         expect(error.providerCode).toBe("smtp_550")
         expect(error.message).toContain("No such user")
+        expect(error.message).not.toMatch(/[\r\n]/)
       }),
     ))
 
@@ -232,6 +233,26 @@ describe("a 5xx reply is EmailRefused `smtp_<code>`; a 4xx reply, no connection 
       const error = yield* Effect.flip(send(emailOf(), { port, greetingTimeoutMs: 300 }))
       expect(error._tag).toBe("EmailProviderUnavailable")
       expect(Date.now() - started).toBeLessThan(5_000)
+    }).pipe(Effect.scoped))
+
+  it.live("an interrupted send lets go of its connection", () =>
+    Effect.gen(function* () {
+      const sockets: Array<Socket> = []
+      const closed: Array<Socket> = []
+      const silent: Server = createServer((socket) => {
+        sockets.push(socket)
+        socket.on("close", () => closed.push(socket))
+      })
+      yield* Effect.promise(() => new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", () => resolve())))
+      yield* Effect.addFinalizer(() =>
+        Effect.promise(() => new Promise<void>((resolve) => silent.close(() => resolve())))
+      )
+      const port = (silent.address() as { port: number }).port
+      const fiber = yield* Effect.fork(send(emailOf(), { port, greetingTimeoutMs: 30_000 }))
+      while (sockets.length === 0) yield* Effect.sleep("10 millis")
+      yield* Fiber.interrupt(fiber)
+      for (let i = 0; i < 200 && closed.length === 0; i++) yield* Effect.sleep("10 millis")
+      expect(closed).toHaveLength(1)
     }).pipe(Effect.scoped))
 
   it.live("a refused login (535) is the platform's configuration, not the message's: EmailProviderUnavailable", () =>

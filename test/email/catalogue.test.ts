@@ -1,8 +1,9 @@
 /**
  * Email's account operations in the catalogue (DECISIONS 10): their rows, call by name (the access codes still
- * before the body), roles; and the send's `Idempotency-Key` (a replay sends nothing again).
+ * before the body), roles; the send's `Idempotency-Key` (a replay sends nothing again); the typed client.
  */
 import { describe, expect, it } from "vitest"
+import { ApiErrorResponse, emailOperations, makeClient } from "../../mod.ts"
 import { useServer } from "../support/server.ts"
 import { accountToken, api, inbox, setupEmail, unique } from "./harness.ts"
 
@@ -64,5 +65,19 @@ describe("the send's Idempotency-Key", () => {
     expect(second.headers.get("idempotent-replayed")).toBe("true")
     expect(second.body).toEqual(first.body)
     expect((await inbox(s, to)).length).toBe(1)
+  })
+})
+
+describe("the typed client, from the same declarations", () => {
+  it("sends and reads an e-mail; a refusal is an ApiErrorResponse with the catalogue's code", async () => {
+    const { key, mail } = await setupEmail(s)
+    const client = makeClient(emailOperations, { baseUrl: s.baseUrl, key })
+    const sent = await client["email.messages.send"](mail)
+    expect(sent.status).toBe("sent")
+    const read = await client["email.messages.read"]({ id: sent.id })
+    expect(read.id).toBe(sent.id)
+    const refused = await client["email.messages.send"]({ ...mail, from: "x@elsewhere.sa" }).catch((e) => e)
+    expect(refused).toBeInstanceOf(ApiErrorResponse)
+    expect(refused.code).toBe("sender_not_verified")
   })
 })

@@ -38,3 +38,4 @@ export { ApiErrorResponse, type Client, type ClientOptions, makeClient } from ".
 export { type AnyOperation, type Operation } from "./core/pipeline/operation.ts"
 export { openApiDocument } from "./core/pipeline/openapi.ts"
 export { verifyOperations } from "./core/verify/operations.ts"
+export { emailOperations } from "./core/email/operations.ts"

@@ -120,9 +120,9 @@ export const emailAccountOperations = [
     idempotent: true,
     service: Email,
     locate: (e, p, params) => e.applicationGate(p, params.application ?? ""),
-    run: (e, p, input) =>
+    run: (e, _, input) =>
       Effect.map(
-        e.addDomain(p, input.params.application, input.body.domain),
+        e.addDomain(input.params.application, input.body.domain),
         (r) => (r.created ? r.domain : answeredWith(200, r.domain)),
       ),
   }),

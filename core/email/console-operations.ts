@@ -14,11 +14,15 @@ import {
 import { NotFound, SendFailed } from "../errors.ts"
 import { type AnyOperation, operation } from "../pipeline/operation.ts"
 import { consoleBody } from "../shared/fields.ts"
+import { isStorableText, unstorableMessage } from "../shared/text.ts"
 import { InvalidDestination } from "../verify/errors.ts"
 import { EmailUnavailable, SenderNotVerified } from "./errors.ts"
 import { Email } from "./service.ts"
 import { EmailSimulator } from "./simulator.ts"
 import { AccessOutput, EmailOutput } from "./wire.ts"
+
+/** Text every store can hold (no NUL, no unpaired surrogate): `invalid` otherwise. */
+const StorableText = Schema.String.pipe(Schema.filter((t) => isStorableText(t), { message: () => unstorableMessage }))
 
 export const emailConsoleOperations = [
   operation({
@@ -80,8 +84,8 @@ export const dnsSimulatorOperations = [
     parameters: [],
     body: consoleBody({
       type: Schema.Literal("TXT", "CNAME"),
-      name: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(253)),
-      values: Schema.Array(Schema.String),
+      name: StorableText.pipe(Schema.minLength(1), Schema.maxLength(253)),
+      values: Schema.Array(StorableText),
     }),
     output: Schema.Struct({
       type: Schema.Literal("TXT", "CNAME"),
@@ -120,7 +124,13 @@ export const emailSimulatorOperations = [
     path: "/console/v1/simulator/email",
     caller: console,
     answer: done,
-    parameters: [{ name: "to", in: "query", description: "A recipient", schema: Schema.String, required: false }],
+    parameters: [{
+      name: "to",
+      in: "query",
+      description: "A recipient, as it was sent",
+      schema: StorableText,
+      required: false,
+    }],
     body: undefined,
     output: Schema.Array(Schema.Struct({
       id: Schema.String,

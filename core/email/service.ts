@@ -6,7 +6,6 @@ import { Clock, Effect, Option } from "effect"
 import { DnsRecords } from "../../ports/dns.ts"
 import { EmailProvider } from "../../ports/email.ts"
 import { Secrets } from "../../ports/secrets.ts"
-import { ApplicationsRepo } from "../../ports/store/accounts.ts"
 import { EmailAccessRepo, EmailMessagesRepo, EmailSwitchRepo, SenderDomainsRepo } from "../../ports/store/email.ts"
 import type { Account } from "../accounts/model.ts"
 import { Console } from "../console/service.ts"
@@ -107,7 +106,6 @@ export class Email extends Effect.Service<Email>()("core/Email", {
     const provider = yield* EmailProvider
     const dns = yield* DnsRecords
     const secrets = yield* Secrets
-    const apps = yield* ApplicationsRepo
     const operator = yield* Console
     const dkim = yield* DkimKeys
     const settings = yield* EmailSettingsTag
@@ -304,7 +302,7 @@ export class Email extends Effect.Service<Email>()("core/Email", {
       })
 
     const addDomain = Effect.fn("Email.addDomain", untracedStacks)(
-      function* (p: AccountPrincipal, applicationId: string, input: string) {
+      function* (applicationId: string, input: string) {
         // The access codes and the switch ran before the body was read (the operation's `locate`).
         const app = applicationId as ApplicationId
         const read = readDomain(input, settings.platformDomains)
@@ -420,9 +418,6 @@ export class Email extends Effect.Service<Email>()("core/Email", {
       )
     })
 
-    /** The application named in an account-API path, as the account steps already found it. */
-    const application = (id: string) => apps.get(id as ApplicationId)
-
     return {
       keyGate,
       applicationGate,
@@ -438,7 +433,6 @@ export class Email extends Effect.Service<Email>()("core/Email", {
       listDomains,
       checkDue,
       listMessages,
-      application,
     } as const
   }),
 }) {}

@@ -16,13 +16,13 @@ export interface SimulatedEmail {
 }
 
 export class SimulatedDnsRepo extends Context.Tag("ports/SimulatedDnsRepo")<SimulatedDnsRepo, {
-  /** Replaces the set of `type` records at `name` (`[]` removes it). */
+  /** Replaces the set of `type` records at `name` (`[]` removes it). Names are kept as given: callers normalise. */
   readonly put: (type: "TXT" | "CNAME", name: string, values: ReadonlyArray<string>) => Effect.Effect<void>
   readonly get: (type: "TXT" | "CNAME", name: string) => Effect.Effect<ReadonlyArray<string>>
 }>() {}
 
 export class SimulatedEmailRepo extends Context.Tag("ports/SimulatedEmailRepo")<SimulatedEmailRepo, {
   readonly append: (email: SimulatedEmail) => Effect.Effect<void>
-  /** Newest first; every recipient when `to` is undefined. */
+  /** Newest first (equal times: the last appended first); every recipient when `to` is undefined. */
   readonly list: (to: string | undefined, limit: number) => Effect.Effect<ReadonlyArray<SimulatedEmail>>
 }>() {}

@@ -33,17 +33,20 @@ export interface DomainCheck {
 }
 
 export class SenderDomainsRepo extends Context.Tag("ports/SenderDomainsRepo")<SenderDomainsRepo, {
-  /** The application's domains, oldest first. */
+  /** The application's domains, oldest first (then by id). */
   readonly list: (applicationId: ApplicationId) => Effect.Effect<ReadonlyArray<SenderDomain>>
   readonly get: (id: string) => Effect.Effect<Option.Option<SenderDomain>>
   /** Whether another application holds `domain` verified. */
   readonly verifiedElsewhere: (domain: string, applicationId: ApplicationId) => Effect.Effect<boolean>
   readonly insert: (domain: SenderDomain) => Effect.Effect<void>
-  /** A failed domain added again: pending until `pendingUntil`, checked afresh. */
+  /** A failed domain added again: pending until `pendingUntil`, checked at `at` (a domain not failed is left alone). */
   readonly restart: (id: string, pendingUntil: Millis, at: Millis) => Effect.Effect<void>
-  /** Stores a check (only while the domain is still pending: answers whether it was). */
+  /**
+   * Stores a check, only while the domain is still pending (one conditional write: of two checks racing, the one
+   * that settled it wins); answers whether it was stored.
+   */
   readonly recordCheck: (check: DomainCheck) => Effect.Effect<boolean>
-  /** Pending domains whose next check is due (`checkedAt <= before`), the longest waiting first. */
+  /** Pending domains whose next check is due (`checkedAt <= before`), the longest waiting first (then by id). */
   readonly due: (before: Millis, limit: number) => Effect.Effect<ReadonlyArray<SenderDomain>>
   /** The earliest `checkedAt` of a pending domain. */
   readonly earliestPending: Effect.Effect<Option.Option<Millis>>
@@ -51,9 +54,10 @@ export class SenderDomainsRepo extends Context.Tag("ports/SenderDomainsRepo")<Se
 
 export interface EmailListQuery {
   readonly applicationId: ApplicationId
-  /** A part of the recipient, the subject or the reference, lower-cased. */
+  /** A part of the recipient, the subject or the reference, lower-cased; matched as text (`%`, `_` are no patterns). */
   readonly q: string | undefined
   readonly status: ListStatus | undefined
+  /** As the query string gave it: one that is no uuid names no domain (an empty page). */
   readonly domainId: string | undefined
   readonly limit: number
   /** After this row (newest first: `createdAt` then `id` descending). */
@@ -67,9 +71,9 @@ export class EmailMessagesRepo extends Context.Tag("ports/EmailMessagesRepo")<Em
   readonly remove: (id: string) => Effect.Effect<void>
   readonly get: (applicationId: ApplicationId, id: string) => Effect.Effect<Option.Option<EmailMessage>>
   readonly find: (id: string) => Effect.Effect<Option.Option<EmailMessage>>
-  /** `sent` → a final status, once; answers the message moved, or none when it was not `sent`. */
+  /** `sent` → a final status, once; answers the message moved, or none when it was not `sent` (or is unknown). */
   readonly finish: (id: string, status: EmailStatus, at: Millis) => Effect.Effect<Option.Option<EmailMessage>>
-  /** Marks a complaint (once); answers the message. */
+  /** Marks a complaint, once, whatever the status; answers the message marked, or none when it already was. */
   readonly complain: (id: string, at: Millis) => Effect.Effect<Option.Option<EmailMessage>>
   /** One page, newest first; `limit + 1` rows tell whether there is a next page. */
   readonly list: (query: EmailListQuery) => Effect.Effect<ReadonlyArray<EmailMessage>>

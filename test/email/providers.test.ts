@@ -88,3 +88,17 @@ describe("PLATFORM_DOMAINS names the domains no sender may claim", () => {
     expect((await add("svc.sa")).status).toBe(201)
   })
 })
+
+describe("the simulators' text on SQL", () => {
+  const s = useServer({ store: "sql", pgliteDir: "memory://" })
+  it("text no store holds is 400, not a store error", async () => {
+    const res = await s.call("GET", "/console/v1/simulator/email?to=a%00b@example.net", { key: s.consoleToken })
+    expect(res.status).toBe(400)
+    expect(res.body.error).toBe("invalid_request")
+    const put = await s.call("PUT", "/console/v1/simulator/dns/records", {
+      key: s.consoleToken,
+      body: { type: "TXT", name: "shop.sa", values: ["v=spf1\u0000"] },
+    })
+    expect(put.status).toBe(400)
+  })
+})

@@ -15,6 +15,8 @@ import {
   SenderDomainsRepo,
 } from "../../../ports/store/email.ts"
 import { Transactor } from "../../../ports/store/transactor.ts"
+import type { AnyProduct } from "../../../adapters/product.ts"
+import { products } from "../../../adapters/products.ts"
 import { isDefect, uuid } from "../fixtures.ts"
 
 type EmailStore = EmailAccessRepo | EmailSwitchRepo | SenderDomainsRepo | EmailMessagesRepo | Transactor
@@ -67,7 +69,24 @@ const message = (over: Partial<EmailMessage> = {}): EmailMessage => ({
   ...over,
 })
 
+/**
+ * The store contract (contract.test.ts) runs this file by the product's name; until adapters/modules/email.ts lists
+ * Email's repositories its stores hold none, and test/store/email.test.ts runs `emailContract` over a list with them
+ * added instead. Drop this guard (and email.test.ts) once the module wires them.
+ */
+const wired = products.some((p: AnyProduct) => p.name === "email" && p.memory !== undefined)
+
 export const contract = (it: EmailIt) => {
+  // A suite with no test is an error: one skipped test says what it waits for (email.test.ts runs the rest).
+  if (wired) emailContract(it)
+  else {it
+      .effect.skip(
+        "waits until adapters/modules/email.ts lists Email's repositories (test/store/email.test.ts runs it)",
+        () => Effect.void,
+      )}
+}
+
+export const emailContract = (it: EmailIt) => {
   it.effect("email access: none until put, then the last put", () =>
     Effect.gen(function* () {
       const repo = yield* EmailAccessRepo
@@ -110,6 +129,7 @@ export const contract = (it: EmailIt) => {
       assert.deepStrictEqual(yield* repo.list(app), [a, b])
       assert.deepStrictEqual(yield* repo.get(b.id), Option.some(b))
       assert.isTrue(Option.isNone(yield* repo.get(uuid())))
+      assert.isTrue(Option.isNone(yield* repo.get("not-a-uuid")))
       assert.deepStrictEqual(yield* repo.list(uuid() as ApplicationId), [])
       assert.isTrue(isDefect(yield* Effect.exit(repo.insert(a))))
       assert.isTrue(isDefect(yield* Effect.exit(repo.insert(senderDomain({ applicationId: app, domain: a.domain })))))
@@ -265,6 +285,10 @@ export const contract = (it: EmailIt) => {
       assert.isTrue(Option.isNone(yield* repo.finish(m.id, "bounced", t0 + 20)))
       assert.deepStrictEqual(yield* repo.find(m.id), Option.some(delivered))
       assert.isTrue(Option.isNone(yield* repo.finish(uuid(), "failed", t0)))
+      assert.isTrue(Option.isNone(yield* repo.finish("not-a-uuid", "failed", t0)))
+      assert.isTrue(Option.isNone(yield* repo.complain("not-a-uuid", t0)))
+      assert.isTrue(Option.isNone(yield* repo.find("not-a-uuid")))
+      assert.isTrue(Option.isNone(yield* repo.get(m.applicationId, "not-a-uuid")))
     }))
 
   it.effect("email messages: a complaint is marked once, whatever the status", () =>
@@ -278,6 +302,26 @@ export const contract = (it: EmailIt) => {
       assert.isTrue(Option.isNone(yield* repo.complain(m.id, t0 + 30)))
       assert.deepStrictEqual(yield* repo.find(m.id), Option.some(complained))
       assert.isTrue(Option.isNone(yield* repo.complain(uuid(), t0)))
+    }))
+
+  it.effect("email messages and domains: of many reports or checks racing, exactly one applies", () =>
+    Effect.gen(function* () {
+      const messages = yield* EmailMessagesRepo
+      const domains = yield* SenderDomainsRepo
+      const m = message()
+      const d = senderDomain()
+      yield* messages.insert(m)
+      yield* domains.insert(d)
+      const race = <A>(effect: (i: number) => Effect.Effect<A>) =>
+        Effect.all(Array.from({ length: 8 }, (_, i) => effect(i)), { concurrency: "unbounded" })
+      const finished = yield* race((i) => messages.finish(m.id, i % 2 === 0 ? "delivered" : "bounced", t0 + i))
+      assert.strictEqual(finished.filter(Option.isSome).length, 1)
+      const complained = yield* race((i) => messages.complain(m.id, t0 + i))
+      assert.strictEqual(complained.filter(Option.isSome).length, 1)
+      const stored = yield* race((i) =>
+        domains.recordCheck({ id: d.id, records: d.records, status: "failed", verifiedAt: null, checkedAt: t0 + i })
+      )
+      assert.strictEqual(stored.filter((x) => x).length, 1)
     }))
 
   /** Six messages of one application over two domains, with one of another application. */
@@ -349,6 +393,8 @@ export const contract = (it: EmailIt) => {
       assert.deepStrictEqual(yield* list({ domainId: d1 }), ["Receipt", "Invoice 77", "Welcome"])
       assert.deepStrictEqual(yield* list({ domainId: d2, status: "undelivered" }), ["Your OTP"])
       assert.deepStrictEqual(yield* list({ domainId: uuid() }), [])
+      // A domain id from the query string that is no uuid names no domain (and is no statement's error).
+      assert.deepStrictEqual(yield* list({ domainId: "not-a-uuid" }), [])
       assert.deepStrictEqual(
         yield* list({
           status: "delivered",

@@ -153,7 +153,7 @@ onEveryStore((server) => {
     return { status: res.status, body: res.body }
   }
 
-  it("a hostile path parameter is never a 5xx", { timeout: 60_000 }, async () => {
+  it("a hostile path parameter is never a 5xx", { timeout: 240_000 }, async () => {
     const faults: Array<string> = []
     for (const op of operations) {
       const names = op.parameters.filter((p) => p.in === "path").map((p) => p.name)
@@ -170,7 +170,7 @@ onEveryStore((server) => {
     expect(faults).toEqual([])
   })
 
-  it("a hostile query value is never a 5xx", { timeout: 60_000 }, async () => {
+  it("a hostile query value is never a 5xx", { timeout: 240_000 }, async () => {
     const faults: Array<string> = []
     for (const op of operations) {
       const names = [...op.parameters.filter((p) => p.in === "query").map((p) => p.name), "unknown_parameter"]

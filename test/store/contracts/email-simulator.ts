@@ -9,20 +9,8 @@ import { uuid } from "../fixtures.ts"
 /** The store's `it`, of every product's repositories once the simulators' are wired. */
 export type EmailSimulatorIt = Vitest.MethodsNonLive<SimulatedDnsRepo | SimulatedEmailRepo, true>
 
-/**
- * The store contract (contract.test.ts) runs this file by the product's name, `email-simulator` (its migrations are
- * adapters/sql/migrations/email-simulator/): until that product is in the list (adapters/products.ts),
- * test/store/email.test.ts runs `emailSimulatorContract` over a list with it added instead. Drop this guard (and
- * email.test.ts) once the product is listed.
- */
-const wired = products.some((p: AnyProduct) => p.name === "email-simulator" && p.memory !== undefined)
-
-export const contract = (it: EmailSimulatorIt) => {
-  // A suite with no test is an error: one skipped test says what it waits for (email.test.ts runs the rest).
-  if (wired) emailSimulatorContract(it)
-  else {it.effect.skip("waits until the products list holds `email-simulator` (test/store/email.test.ts runs it)", () =>
-      Effect.void)}
-}
+/** The store contract (contract.test.ts) runs this file by the product's name, `email-simulator`. */
+export const contract = (it: EmailSimulatorIt) => emailSimulatorContract(it)
 
 export const emailSimulatorContract = (it: EmailSimulatorIt) => {
   it.effect("simulated DNS: a set of records is put, replaced and removed, per type and name", () =>

@@ -69,22 +69,8 @@ const message = (over: Partial<EmailMessage> = {}): EmailMessage => ({
   ...over,
 })
 
-/**
- * The store contract (contract.test.ts) runs this file by the product's name; until adapters/modules/email.ts lists
- * Email's repositories its stores hold none, and test/store/email.test.ts runs `emailContract` over a list with them
- * added instead. Drop this guard (and email.test.ts) once the module wires them.
- */
-const wired = products.some((p: AnyProduct) => p.name === "email" && p.memory !== undefined)
-
-export const contract = (it: EmailIt) => {
-  // A suite with no test is an error: one skipped test says what it waits for (email.test.ts runs the rest).
-  if (wired) emailContract(it)
-  else {it
-      .effect.skip(
-        "waits until adapters/modules/email.ts lists Email's repositories (test/store/email.test.ts runs it)",
-        () => Effect.void,
-      )}
-}
+/** The store contract (contract.test.ts) runs this file by the product's name, `email`. */
+export const contract = (it: EmailIt) => emailContract(it)
 
 export const emailContract = (it: EmailIt) => {
   it.effect("email access: none until put, then the last put", () =>

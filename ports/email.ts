@@ -49,3 +49,13 @@ export interface EmailReport {
 export class EmailProvider extends Context.Tag("ports/EmailProvider")<EmailProvider, {
   readonly send: (email: OutgoingEmail) => Effect.Effect<EmailReceipt, EmailRefused | EmailProviderUnavailable>
 }>() {}
+
+/**
+ * Reads a message that came back to an envelope sender (`b+<id>@<bounce domain>`): a delivery status notification
+ * (DSN) or a complaint (ARF) becomes a report on the message it names; anything else is none. Adapter:
+ * adapters/email/bounces.ts (mailparser).
+ */
+export class EmailReturns extends Context.Tag("ports/EmailReturns")<EmailReturns, {
+  /** `rcptTo`: the envelope recipient it arrived for, when the mail server gives it. */
+  readonly read: (raw: string, rcptTo: string | undefined) => Effect.Effect<EmailReport | null>
+}>() {}

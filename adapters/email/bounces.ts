@@ -17,10 +17,10 @@
  * anything else (no such address, an id that is not a UUID) → nothing. The returned original's headers are not
  * read: they are the sender's words, the recipient address is where the report came to.
  */
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { simpleParser } from "mailparser"
 import { messageIdOfEnvelope } from "../../core/email/service.ts"
-import type { EmailReport } from "../../ports/email.ts"
+import { type EmailReport, EmailReturns } from "../../ports/email.ts"
 
 type Kind = EmailReport["kind"]
 
@@ -108,3 +108,6 @@ export const readReport = (raw: Uint8Array | string, rcptTo?: string): Effect.Ef
     Effect.orElseSucceed(() => null),
     Effect.withSpan("EmailBounces.read"),
   )
+
+/** The returned-mail reader of ports/email.ts over `readReport`. */
+export const EmailReturnsMailparser = Layer.succeed(EmailReturns, { read: (raw, rcptTo) => readReport(raw, rcptTo) })

@@ -9,6 +9,7 @@ import { emailConsoleOperations } from "../../core/email/console-operations.ts"
 import { emailErrors } from "../../core/email/errors.ts"
 import { emailOperations } from "../../core/email/operations.ts"
 import { emailScopes } from "../../core/email/scopes.ts"
+import { EmailReturnsIntake } from "../../core/email/returns.ts"
 import { Email, EmailSettingsTag } from "../../core/email/service.ts"
 import { Email as Limits } from "../../core/limits.ts"
 import type { Job } from "../../core/shared/job.ts"
@@ -19,6 +20,7 @@ import {
   EmailSwitchRepoMemory,
   SenderDomainsRepoMemory,
 } from "../memory/email.ts"
+import { EmailReturnsMailparser } from "../email/bounces.ts"
 import { product } from "../product.ts"
 import { DkimKeysNodeCrypto } from "../secrets/dkim.ts"
 import { EmailAccessRepoSql, EmailMessagesRepoSql, EmailSwitchRepoSql, SenderDomainsRepoSql } from "../sql/email.ts"
@@ -55,12 +57,17 @@ export const emailProduct = product({
   ),
   sql: Layer.mergeAll(EmailAccessRepoSql, EmailSwitchRepoSql, SenderDomainsRepoSql, EmailMessagesRepoSql),
   migrations: [email],
-  services: (settings) =>
-    Email.Default.pipe(
+  services: (settings) => {
+    const email = Email.Default.pipe(
       Layer.provide(
         Layer.merge(Layer.succeed(EmailSettingsTag, { platformDomains: settings.platformDomains }), DkimKeysNodeCrypto),
       ),
-    ),
+    )
+    return Layer.merge(
+      email,
+      EmailReturnsIntake.Default.pipe(Layer.provide(Layer.merge(email, EmailReturnsMailparser))),
+    )
+  },
   operations: [...emailOperations, ...emailAccountOperations, ...emailConsoleOperations],
   jobs: domainCheck,
 })

@@ -3,7 +3,7 @@
  * test mail; and the simulators', served only while their provider is `simulator`: the DNS records
  * (`DNS_PROVIDER`), the provider's reports and inbox (`EMAIL_PROVIDER`).
  */
-import { Effect, Schema } from "effect"
+import { Effect, Either, Schema } from "effect"
 import {
   accountParameter,
   applicationParameter,
@@ -17,6 +17,7 @@ import { consoleBody } from "../shared/fields.ts"
 import { isStorableText, unstorableMessage } from "../shared/text.ts"
 import { InvalidDestination } from "../verify/errors.ts"
 import { EmailUnavailable, SenderNotVerified } from "./errors.ts"
+import { EmailReturnsIntake } from "./returns.ts"
 import { Email } from "./service.ts"
 import { EmailSimulator } from "./simulator.ts"
 import { AccessOutput, EmailOutput } from "./wire.ts"
@@ -69,6 +70,36 @@ export const emailConsoleOperations = [
     idempotent: false,
     service: Email,
     run: (e, _, input) => e.sendTest(input.params.application, input.body.to, input.body.from),
+  }),
+  operation({
+    name: "console.email.returns",
+    summary: "Mail that came back to an envelope sender (`b+<id>@bounces.mail.svc.sa`), as its mail server " +
+      "received it (`message/rfc822`): a DSN moves the e-mail to delivered, bounced or failed, an ARF complaint " +
+      "marks it complained; anything else changes nothing (`report: null`).",
+    method: "POST",
+    path: "/console/v1/email/returns",
+    caller: console,
+    answer: done,
+    parameters: [{
+      name: "rcpt_to",
+      in: "query",
+      description: "The envelope recipient it arrived for, when the mail server gives it",
+      schema: Schema.String,
+      required: false,
+    }],
+    body: undefined,
+    decode: (raw) => Either.right({ text: raw.text ?? "", rcptTo: raw.query.get("rcpt_to") ?? undefined }),
+    output: Schema.Struct({
+      report: Schema.NullOr(Schema.Struct({
+        id: Schema.String,
+        kind: Schema.Literal("delivered", "bounced", "failed", "complained"),
+      })),
+      email: Schema.NullOr(EmailOutput),
+    }),
+    errors: [],
+    idempotent: false,
+    service: EmailReturnsIntake,
+    run: (r, _, input) => r.take(input.text, input.rcptTo),
   }),
 ] as const satisfies ReadonlyArray<AnyOperation>
 

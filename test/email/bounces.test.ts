@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import nodemailer from "nodemailer"
 import { readReport } from "../../adapters/email/bounces.ts"
+import { useServer } from "../support/server.ts"
+import { send, setupEmail } from "./harness.ts"
 import { type SmtpPeer, startSmtpPeer } from "./smtp-peer.ts"
 
 // Reports as receiving MTAs write them (Postfix's DSN, an ARF from a mailbox provider), read by the adapter; the
@@ -248,4 +250,47 @@ describe("end to end: a DSN sent over SMTP to the bounce mailbox is read from wh
       expect(got.rcptTo).toEqual([BOUNCE])
       expect(yield* readReport(got.raw, got.rcptTo[0])).toEqual({ messageId: ID, kind: "bounced" })
     }).pipe(Effect.scoped))
+})
+
+describe("mail that came back, handed to POST /console/v1/email/returns, moves the message it names", () => {
+  const s = useServer({})
+  const returned = (raw: string, rcptTo?: string) =>
+    s.call("POST", `/console/v1/email/returns${rcptTo === undefined ? "" : `?rcpt_to=${encodeURIComponent(rcptTo)}`}`, {
+      key: s.consoleToken,
+      rawBody: raw,
+    })
+  const sent = async () => {
+    const { key, mail } = await setupEmail(s)
+    const res = await send(s, key, mail)
+    expect(res.status).toBe(200)
+    return res.body.id as string
+  }
+
+  it("a DSN with 5.1.1 for b+<id>@…: that e-mail is bounced", async () => {
+    const id = await sent()
+    const res = await returned(dsn(failed511, `b+${id}@bounces.mail.svc.sa`), `b+${id}@bounces.mail.svc.sa`)
+    expect(res.status).toBe(200)
+    expect(res.body.data.report).toEqual({ id, kind: "bounced" })
+    expect(res.body.data.email).toMatchObject({ id, status: "bounced", complained: false })
+  })
+
+  it("an ARF complaint, its id read from the To header alone: complained, the status kept", async () => {
+    const id = await sent()
+    const res = await returned(arf("abuse", `b+${id}@bounces.mail.svc.sa`))
+    expect(res.body.data.report).toEqual({ id, kind: "complained" })
+    expect(res.body.data.email).toMatchObject({ id, status: "sent", complained: true })
+  })
+
+  it("mail that is no report, or names no message held: report null or e-mail null, nothing moves", async () => {
+    const plain = await returned(crlf(["From: someone@example.net", "Subject: hello", "", "Just a reply."]))
+    expect(plain.body.data).toEqual({ report: null, email: null })
+    const unknown = crypto.randomUUID()
+    const res = await returned(dsn(failed511, `b+${unknown}@bounces.mail.svc.sa`))
+    expect(res.body.data).toEqual({ report: { id: unknown, kind: "bounced" }, email: null })
+  })
+
+  it("without the console token: 401, nothing read", async () => {
+    const res = await s.call("POST", "/console/v1/email/returns", { rawBody: dsn(failed511) })
+    expect(res.status).toBe(401)
+  })
 })

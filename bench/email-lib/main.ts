@@ -32,6 +32,8 @@ interface Args {
   readonly sends: boolean
   readonly rows: number
   readonly calls: number
+  /** Seconds a page's calls may take: fewer calls after (at least 5). */
+  readonly pageSeconds: number
   readonly quick: boolean
 }
 
@@ -67,6 +69,7 @@ const parseArgs = (argv: ReadonlyArray<string>): Args => {
     sends: !flags.has("no-sends"),
     rows: flags.has("no-log") ? 0 : Math.floor(num("rows", 1_000_000, 20_000)),
     calls: Math.min(100, Math.max(1, Math.floor(num("calls", 50, 10)))),
+    pageSeconds: num("page-seconds", 20, 5),
     quick,
   }
 }
@@ -252,7 +255,7 @@ const runLog = async (store: Store, args: Args): Promise<Array<string>> => {
     for (const p of plans) {
       await advanceClock(host, 60_000) // a new rate window for the account token
       const path = listPath(setup.applicationId, p.combo)
-      const first = await timeGets(host, path, setup.accountToken, args.calls)
+      const first = await timeGets(host, path, setup.accountToken, args.calls, args.pageSeconds * 1000)
       const body = JSON.parse(first.last)
       const cursor = body.next_cursor as string | null
       const figures = [
@@ -263,8 +266,18 @@ const runLog = async (store: Store, args: Args): Promise<Array<string>> => {
       let second: Awaited<ReturnType<typeof timeGets>> | undefined
       if (cursor !== null) {
         await advanceClock(host, 60_000)
-        second = await timeGets(host, listPath(setup.applicationId, p.combo, cursor), setup.accountToken, args.calls)
-        figures.push(`cursor page ${ms(second.latency.percentile(50))} / ${ms(second.latency.percentile(99))}`)
+        second = await timeGets(
+          host,
+          listPath(setup.applicationId, p.combo, cursor),
+          setup.accountToken,
+          args.calls,
+          args.pageSeconds * 1000,
+        )
+        figures.push(
+          `cursor page ${ms(second.latency.percentile(50))} / ${
+            ms(second.latency.percentile(99))
+          } (${second.latency.count} calls)`,
+        )
       }
       log(`\n### ${p.combo.label}: p50 / p99 ${figures.join("; ")}; load average ${load()}`)
       p.plans.forEach((plan, i) => {

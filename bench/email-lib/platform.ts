@@ -150,14 +150,18 @@ export const driveSends = async (host: Host, setup: Setup, opts: SliceOptions, a
   acc.clientCpuSeconds += clientCpu
 }
 
-/** `n` timed calls of `GET path` with `token`, one at a time: their latencies and answers. */
-export const timeGets = async (host: Host, path: string, token: string, n: number) => {
+/**
+ * `n` timed calls of `GET path` with `token`, one at a time (fewer once `budgetMs` is spent, at least 5): their
+ * latencies and the last answer.
+ */
+export const timeGets = async (host: Host, path: string, token: string, n: number, budgetMs = Infinity) => {
   const http = makeHttp(host.baseUrl, 1)
   const latency = new Latencies()
   const mix = new StatusMix()
   let last = ""
   try {
-    for (let i = 0; i < n; i++) {
+    const start = performance.now()
+    for (let i = 0; i < n && (i < 5 || performance.now() - start < budgetMs); i++) {
       const t0 = performance.now()
       const res = await http.request("GET", path, token)
       latency.add(performance.now() - t0)

@@ -261,7 +261,7 @@ const runLog = async (store: Store, args: Args): Promise<Array<string>> => {
       const figures = [
         `first page ${ms(first.latency.percentile(50))} / ${
           ms(first.latency.percentile(99))
-        } (${body.data.length} rows)`,
+        } (${first.latency.count} calls, ${body.data.length} rows)`,
       ]
       let second: Awaited<ReturnType<typeof timeGets>> | undefined
       if (cursor !== null) {

@@ -5,7 +5,7 @@
  *
  *   npx tsx bench/email.ts [--store pglite|postgres|both] [--clients N] [--seconds S] [--rounds R] [--warmup S]
  *                          [--keys K] [--database-url URL] [--rows N] [--calls C] [--page-seconds S]
- *                          [--no-sends] [--no-log] [--quick]
+ *                          [--no-sends] [--no-log] [--quick] [--cpu-prof-dir DIR]
  *   (also `npm run bench -- email ...`)
  *
  * Defaults: PostgreSQL then PGlite, 16 clients, 15 s measured per side in 3 rounds (each slice after 2 s of
@@ -38,6 +38,8 @@
  *
  * Platform and ceilings run in alternating slices (platform, ceiling(s), platform, ...); the ratio is platform
  * sends/s ÷ ceiling sends/s, over all slices and per slice. The load average is printed each round.
+ *
+ * `--cpu-prof-dir DIR`: the sends' host writes a V8 CPU profile there when it stops.
  *
  * The log (bench/email-lib/log.ts): a host of its own (PostgreSQL in a fresh schema; PGlite in a temporary
  * directory, the host stopped while the rows go in), set up as above; `--rows` rows written straight with SQL

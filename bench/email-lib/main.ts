@@ -34,6 +34,8 @@ interface Args {
   readonly calls: number
   /** Seconds a page's calls may take: fewer calls after (at least 5). */
   readonly pageSeconds: number
+  /** The send benchmark's host writes a V8 CPU profile there when it stops. */
+  readonly profile: string | undefined
   readonly quick: boolean
 }
 
@@ -70,6 +72,7 @@ const parseArgs = (argv: ReadonlyArray<string>): Args => {
     rows: flags.has("no-log") ? 0 : Math.floor(num("rows", 1_000_000, 20_000)),
     calls: Math.min(100, Math.max(1, Math.floor(num("calls", 50, 10)))),
     pageSeconds: num("page-seconds", 20, 5),
+    profile: named.get("cpu-prof-dir"),
     quick,
   }
 }
@@ -122,7 +125,10 @@ const runSends = async (store: Store, args: Args): Promise<SendResult> => {
   try {
     const fresh = store === "postgres" ? await freshSchema(args.databaseUrl, "ebench") : undefined
     if (fresh) cleanups.unshift(fresh.drop)
-    const host = await startHost({ ...hostEnv, ...(fresh ? { DATABASE_URL: fresh.url } : { PGLITE_DIR: "memory://" }) })
+    const host = await startHost(
+      { ...hostEnv, ...(fresh ? { DATABASE_URL: fresh.url } : { PGLITE_DIR: "memory://" }) },
+      args.profile ? { cpuProfDir: args.profile } : {},
+    )
     cleanups.unshift(host.stop)
     const t = performance.now()
     const setup = await setupThroughConsole(host, args.keys)

@@ -170,7 +170,7 @@ const statusFilter: Record<ListStatus, string> = {
 }
 
 /** One page of the log: its statement, whose text varies only by which filters are present, and its values. */
-const listStatement = (query: EmailListQuery): readonly [string, ReadonlyArray<unknown>] => {
+export const listStatement = (query: EmailListQuery): readonly [string, ReadonlyArray<unknown>] => {
   const params: Array<unknown> = [query.applicationId]
   const where = [`application_id = $1`]
   const bind = (value: unknown) => `$${params.push(value)}`

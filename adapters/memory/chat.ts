@@ -3,6 +3,7 @@ import { Effect, Layer, Option } from "effect"
 import type { LiveMenu } from "../../core/chat/attendant.ts"
 import type { ChatMenu } from "../../core/chat/menus.ts"
 import type { Attendant } from "../../core/chat/model.ts"
+import type { Millis } from "../../core/shared/brands.ts"
 import {
   ChatAttendantsRepo,
   type ChatConversation,
@@ -88,6 +89,9 @@ export const ChatAttendantsRepoMemory = Layer.effect(
 const newestFirst = (x: ChatConversation, y: ChatConversation) =>
   y.startedAt - x.startedAt || (x.id < y.id ? 1 : x.id > y.id ? -1 : 0)
 
+const earliest = (times: ReadonlyArray<number>): Option.Option<Millis> =>
+  times.length === 0 ? Option.none() : Option.some(Math.min(...times) as Millis)
+
 export const ChatConversationsRepoMemory = Layer.effect(
   ChatConversationsRepo,
   Effect.map(memoryTables(chatTables), (db) => {
@@ -120,6 +124,8 @@ export const ChatConversationsRepoMemory = Layer.effect(
             .sort(newestFirst)
             .slice(0, q.limit)
         }),
+      earliestSilent: db.read((t) => earliest(ongoing(t).map((c) => c.lastCustomerAt))),
+      earliestStarted: db.read((t) => earliest([...t.chatConversations.values()].map((c) => c.startedAt))),
       prune: (before, limit) =>
         db.write((t, record) => {
           const old = [...t.chatConversations.values()].filter((c) => c.startedAt < before).slice(0, limit)

@@ -1,10 +1,10 @@
 /** Chat's tables over SQL: chat_menus, chat_attendants, chat_attendant_versions, chat_conversations (migrations/chat). */
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import type { LiveMenu } from "../../core/chat/attendant.ts"
 import { type Outcome, outcomes } from "../../core/chat/conversation.ts"
 import type { ChatMenu } from "../../core/chat/menus.ts"
 import type { Attendant, AttendantLanguage, AttendantMode } from "../../core/chat/model.ts"
-import type { ApplicationId } from "../../core/shared/brands.ts"
+import type { ApplicationId, Millis } from "../../core/shared/brands.ts"
 import {
   ChatAttendantsRepo,
   type ChatConversation,
@@ -203,6 +203,14 @@ export const ChatConversationsRepoSql = Layer.effect(
           Effect.orDie,
         )
       },
+      earliestSilent: sql`SELECT min(last_customer_at) AS at FROM chat_conversations WHERE outcome = 'ongoing'`.pipe(
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]?.at), (at) => num(at) as Millis)),
+        Effect.orDie,
+      ),
+      earliestStarted: sql`SELECT min(started_at) AS at FROM chat_conversations`.pipe(
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]?.at), (at) => num(at) as Millis)),
+        Effect.orDie,
+      ),
       prune: (before, limit) =>
         sql`DELETE FROM chat_conversations WHERE id IN (
           SELECT id FROM chat_conversations WHERE started_at < ${before} LIMIT ${limit}) RETURNING id`.pipe(

@@ -210,3 +210,7 @@ const inbound = (c: Conversation, e: Extract<Event, { _tag: "Inbound" }>, s: Sit
       return finished(end(withTap, "assistant", s.now))
   }
 }
+
+/** A message as plain text (the simulator's log): the text, then each choice on a line of its own. */
+export const messageText = (m: OutMessage): string =>
+  [m.text, ...m.choices.map((c) => `[${c.id}] ${c.title}`)].join("\n")

@@ -77,6 +77,10 @@ export class ChatConversationsRepo extends Context.Tag("ports/ChatConversationsR
   readonly ongoingOf: (applicationId: ApplicationId, limit: number) => Effect.Effect<ReadonlyArray<ChatConversation>>
   /** The log, newest first (`started_at`, then id). */
   readonly page: (query: LogQuery) => Effect.Effect<ReadonlyArray<ChatConversation>>
+  /** The earliest last customer message of an ongoing conversation (the expiry job's next due time). */
+  readonly earliestSilent: Effect.Effect<Option.Option<Millis>>
+  /** The earliest `started_at` of any conversation (the retention job's next due time). */
+  readonly earliestStarted: Effect.Effect<Option.Option<Millis>>
   /** Deletes up to `limit` conversations that started before `before`: how many. */
   readonly prune: (before: Millis, limit: number) => Effect.Effect<number>
 }>() {}

@@ -117,8 +117,9 @@ export const ChatConversationsRepoMemory = Layer.effect(
             .filter((c) =>
               c.applicationId === q.applicationId &&
               (q.outcomes === null || q.outcomes.includes(c.outcome)) &&
-              (needle === null || (c.customerName ?? "").toLowerCase().includes(needle) ||
-                (q.qPhone && c.phone.includes(needle))) &&
+              ((needle === null && q.qPhone === null) ||
+                (needle !== null && (c.customerName ?? "").toLowerCase().includes(needle)) ||
+                (q.qPhone !== null && c.phone.includes(q.qPhone))) &&
               (q.after === null || newestFirst(c, { startedAt: q.after.startedAt, id: q.after.id } as any) > 0)
             )
             .sort(newestFirst)

@@ -195,8 +195,8 @@ export const ChatConversationsRepoSql = Layer.effect(
         const after = q.after ?? { startedAt: Number.MAX_SAFE_INTEGER, id: "ffffffff-ffff-ffff-ffff-ffffffffffff" }
         return sql`SELECT * FROM chat_conversations WHERE application_id = ${q.applicationId}
           AND ${sql.in("outcome", q.outcomes ?? outcomes)}
-          AND (${needle}::text IS NULL OR position(${needle}::text in lower(coalesce(customer_name, ''))) > 0
-            OR (${q.qPhone}::boolean AND position(${needle}::text in phone) > 0))
+          AND ((${needle}::text IS NULL AND ${q.qPhone}::text IS NULL) OR position(${needle}::text in lower(coalesce(customer_name, ''))) > 0
+            OR position(${q.qPhone}::text in phone) > 0)
           AND (started_at, id) < (${after.startedAt}, ${after.id}::uuid)
           ORDER BY started_at DESC, id DESC LIMIT ${q.limit}`.pipe(
           Effect.map((rows) => rows.map(toConversation)),

@@ -48,6 +48,9 @@ export interface LogQuery {
   readonly cursor?: string | undefined
 }
 
+/** Part of a number as typed, as it reads in a stored number: a local `05…` loses its leading 0 (`+9665…`). */
+const numberPart = (q: string): string => (/^05\d*$/.test(q) ? q.slice(1) : q)
+
 /** A person who manages contacts reads full numbers and what was collected (DECISIONS 9.3, 14). */
 const managesContacts = (p: AccountPrincipal): boolean => p.credential.holder?.manageContacts ?? true
 
@@ -149,7 +152,7 @@ export class Conversations extends Effect.Service<Conversations>()("core/Convers
           conversations.page({
             applicationId: applicationId as ApplicationId,
             q: q.q === undefined || q.q === "" ? null : q.q,
-            qPhone: full,
+            qPhone: full && q.q !== undefined && q.q !== "" ? numberPart(q.q) : null,
             outcomes,
             after: after && { startedAt: Number(after[0]) as Millis, id: String(after[1]) },
             limit,

@@ -50,9 +50,10 @@ export interface LogPosition {
 
 export interface LogQuery {
   readonly applicationId: ApplicationId
-  /** Matched (case-insensitively) in the customer's name, and in the phone when `qPhone`. */
+  /** Matched (case-insensitively) in the customer's name. */
   readonly q: string | null
-  readonly qPhone: boolean
+  /** Matched in the number as stored (`+9665…`), or, null, the number is not searched. */
+  readonly qPhone: string | null
   /** The outcomes to list; null: all. */
   readonly outcomes: ReadonlyArray<Outcome> | null
   readonly after: LogPosition | null

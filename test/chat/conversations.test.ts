@@ -159,6 +159,8 @@ onEveryStore((server, store) =>
       expect(await outcomes("?outcome=ongoing")).toEqual(["ongoing"])
       expect(await outcomes("?q=omar")).toEqual(["stopped"])
       expect(await outcomes(`?q=${a.slice(-6)}`)).toEqual(["team"])
+      // A number as typed locally (05…) finds the stored +9665… one.
+      expect(await outcomes(`?q=0${a.slice(4)}`)).toEqual(["team"])
 
       const first = await log(s, account.id, app.id, "?limit=2")
       expect(first.body.data.map((e: any) => e.phone)).toEqual([c, b])

@@ -212,7 +212,7 @@ export const contract = (it: It, options: ContractOptions) => {
       const [listed] = yield* repo.page({
         applicationId: c.applicationId,
         q: null,
-        qPhone: false,
+        qPhone: null,
         outcomes: null,
         after: null,
         limit: 5,
@@ -239,7 +239,7 @@ export const contract = (it: It, options: ContractOptions) => {
       ]
       yield* Effect.forEach(rows, repo.save)
       yield* repo.save(conversation())
-      const base = { applicationId: app, q: null, qPhone: false, outcomes: null, after: null, limit: 10 }
+      const base = { applicationId: app, q: null, qPhone: null, outcomes: null, after: null, limit: 10 }
       const tied = [rows[1], rows[2]].sort((x, y) => (x.id < y.id ? 1 : -1))
       const all = [rows[3], ...tied, rows[0]]
       assert.deepStrictEqual(yield* repo.page(base), all)
@@ -250,7 +250,7 @@ export const contract = (it: It, options: ContractOptions) => {
       assert.deepStrictEqual(yield* repo.page({ ...base, outcomes: ["expired", "stopped"] }), [rows[3], rows[1]])
       assert.deepStrictEqual(yield* repo.page({ ...base, q: "sara" }), [rows[3], rows[0]])
       assert.deepStrictEqual(yield* repo.page({ ...base, q: "2222" }), [])
-      assert.deepStrictEqual(yield* repo.page({ ...base, q: "2222", qPhone: true }), [rows[3]])
+      assert.deepStrictEqual(yield* repo.page({ ...base, q: "2222", qPhone: "2222" }), [rows[3]])
       assert.deepStrictEqual(yield* repo.page({ ...base, q: "%" }), [])
     }))
 
@@ -268,7 +268,7 @@ export const contract = (it: It, options: ContractOptions) => {
       assert.deepStrictEqual(yield* repo.ongoingOf(old.applicationId, 10), [old])
       assert.isAtLeast(yield* repo.prune(3 as Millis, 100), 1)
       const left = (app: ApplicationId) =>
-        repo.page({ applicationId: app, q: null, qPhone: false, outcomes: null, after: null, limit: 5 })
+        repo.page({ applicationId: app, q: null, qPhone: null, outcomes: null, after: null, limit: 5 })
       assert.deepStrictEqual(yield* left(ended.applicationId), [])
       assert.deepStrictEqual(yield* left(old.applicationId), [old])
     }))

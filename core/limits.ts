@@ -56,6 +56,11 @@ export const Chat = {
   choiceTitleMax: 24,
   choiceDescriptionMax: 72,
   answerMax: 1024,
+  /** The attendant log's `limit` (1 to 50) and its `q` (code points). */
+  logMaxLimit: 50,
+  logQueryMax: 100,
+  /** A log entry (a conversation) is deleted this long after it started. */
+  logRetentionMs: 90 * 24 * 60 * 60_000,
 } as const
 
 export const RateLimit = {

@@ -1,9 +1,15 @@
-/** Chat's tables in memory: conversation menus, auto-attendants and their published versions. */
+/** Chat's tables in memory: conversation menus, auto-attendants, their published versions and conversations. */
 import { Effect, Layer, Option } from "effect"
 import type { LiveMenu } from "../../core/chat/attendant.ts"
 import type { ChatMenu } from "../../core/chat/menus.ts"
 import type { Attendant } from "../../core/chat/model.ts"
-import { ChatAttendantsRepo, ChatMenusRepo } from "../../ports/store/chat.ts"
+import type { Millis } from "../../core/shared/brands.ts"
+import {
+  ChatAttendantsRepo,
+  type ChatConversation,
+  ChatConversationsRepo,
+  ChatMenusRepo,
+} from "../../ports/store/chat.ts"
 import { deleteIn, memoryTables, setIn, violation } from "./db.ts"
 
 export const chatTables = () => ({
@@ -11,6 +17,7 @@ export const chatTables = () => ({
   chatAttendants: new Map<string, Attendant>(),
   /** By application, then version. */
   chatAttendantVersions: new Map<string, LiveMenu>(),
+  chatConversations: new Map<string, ChatConversation>(),
 })
 
 const versionKey = (applicationId: string, version: number) => `${applicationId}\u0000${version}`
@@ -76,4 +83,56 @@ export const ChatAttendantsRepoMemory = Layer.effect(
     version: (applicationId, version) =>
       db.read((t) => Option.fromNullable(t.chatAttendantVersions.get(versionKey(applicationId, version)))),
   })),
+)
+
+/** Newest first by `started_at`, then id (as the SQL order by `started_at DESC, id DESC`). */
+const newestFirst = (x: ChatConversation, y: ChatConversation) =>
+  y.startedAt - x.startedAt || (x.id < y.id ? 1 : x.id > y.id ? -1 : 0)
+
+const earliest = (times: ReadonlyArray<number>): Option.Option<Millis> =>
+  times.length === 0 ? Option.none() : Option.some(Math.min(...times) as Millis)
+
+export const ChatConversationsRepoMemory = Layer.effect(
+  ChatConversationsRepo,
+  Effect.map(memoryTables(chatTables), (db) => {
+    const ongoing = (t: ReturnType<typeof chatTables>) =>
+      [...t.chatConversations.values()].filter((c) => c.outcome === "ongoing")
+    return {
+      ongoing: (applicationId, phone) =>
+        db.read((t) =>
+          Option.fromNullable(ongoing(t).find((c) => c.applicationId === applicationId && c.phone === phone))
+        ),
+      save: (c) => db.write((t, record) => setIn(t.chatConversations, c.id, c, record)),
+      silentSince: (before, limit) =>
+        db.read((t) =>
+          ongoing(t).filter((c) => c.lastCustomerAt <= before).sort((x, y) => x.lastCustomerAt - y.lastCustomerAt)
+            .slice(0, limit)
+        ),
+      ongoingOf: (applicationId, limit) =>
+        db.read((t) => ongoing(t).filter((c) => c.applicationId === applicationId).slice(0, limit)),
+      page: (q) =>
+        db.read((t) => {
+          const needle = q.q?.toLowerCase() ?? null
+          return [...t.chatConversations.values()]
+            .filter((c) =>
+              c.applicationId === q.applicationId &&
+              (q.outcomes === null || q.outcomes.includes(c.outcome)) &&
+              ((needle === null && q.qPhone === null) ||
+                (needle !== null && (c.customerName ?? "").toLowerCase().includes(needle)) ||
+                (q.qPhone !== null && c.phone.includes(q.qPhone))) &&
+              (q.after === null || newestFirst(c, { startedAt: q.after.startedAt, id: q.after.id } as any) > 0)
+            )
+            .sort(newestFirst)
+            .slice(0, q.limit)
+        }),
+      earliestSilent: db.read((t) => earliest(ongoing(t).map((c) => c.lastCustomerAt))),
+      earliestStarted: db.read((t) => earliest([...t.chatConversations.values()].map((c) => c.startedAt))),
+      prune: (before, limit) =>
+        db.write((t, record) => {
+          const old = [...t.chatConversations.values()].filter((c) => c.startedAt < before).slice(0, limit)
+          old.forEach((c) => deleteIn(t.chatConversations, c.id, record))
+          return old.length
+        }),
+    }
+  }),
 )

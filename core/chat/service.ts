@@ -6,7 +6,7 @@
 import { Clock, Effect, Option } from "effect"
 import { AssistantStores } from "../../ports/assistant-stores.ts"
 import { AuditRepo } from "../../ports/store/audit.ts"
-import { ChatAttendantsRepo, ChatMenusRepo } from "../../ports/store/chat.ts"
+import { ChatAttendantsRepo, ChatConversationsRepo, ChatMenusRepo } from "../../ports/store/chat.ts"
 import { Transactor } from "../../ports/store/transactor.ts"
 import { Secrets } from "../../ports/secrets.ts"
 import { notFound } from "../pipeline/errors.ts"
@@ -17,10 +17,14 @@ import { Chat as ChatLimits } from "../limits.ts"
 import { type MenuContext, menuProblems, publishDecision } from "./attendant.ts"
 import type { DraftInput, SettingsChange } from "./attendant-input.ts"
 import { AttendantNoDraft, AttendantNotReady, MenuLimit } from "./errors.ts"
+import { type Situation, step } from "./conversation.ts"
 import { type ChatMenu, menuJson } from "./menus.ts"
 import { type Attendant, attendantJson, draftJson, newAttendant } from "./model.ts"
 
 type Obj = Readonly<Record<string, unknown>>
+
+/** The attendant as a conversation being switched off sees it (only `now` matters to that event). */
+const stopping: Situation = { now: 0, enabled: false, mode: "always", teamFree: false, live: null, menu: null }
 
 /** The connected app calling: its key's `app_name` (only a connected app's key holds the chat scopes). */
 const appOf = (p: KeyPrincipal): string => p.credential.appName ?? ""
@@ -30,6 +34,7 @@ export class Chat extends Effect.Service<Chat>()("core/Chat", {
     const tx = yield* Transactor
     const menus = yield* ChatMenusRepo
     const attendants = yield* ChatAttendantsRepo
+    const conversations = yield* ChatConversationsRepo
     const audit = yield* AuditRepo
     const stores = yield* AssistantStores
     const secrets = yield* Secrets
@@ -169,13 +174,25 @@ export class Chat extends Effect.Service<Chat>()("core/Chat", {
       }))
     })
 
+    /** Switching the attendant off ends its ongoing conversations `stopped` (DECISIONS 9.3). */
+    const stopConversations = (p: KeyPrincipal, at: Millis) =>
+      Effect.gen(function* () {
+        const ongoing = yield* conversations.ongoingOf(p.application.id, Number.MAX_SAFE_INTEGER)
+        yield* Effect.forEach(ongoing, (c) => {
+          const s = step(c, { _tag: "SwitchedOff" }, { ...stopping, now: at }, c.phone, c.id)
+          return s.ended === null ? Effect.void : conversations.save({ ...s.ended, applicationId: c.applicationId })
+        }, { discard: true })
+      })
+
     const changeSettings = (action: string) =>
       Effect.fn(action)(function* (p: KeyPrincipal, change: SettingsChange) {
         const at = yield* now
         const context = yield* contextOf(p)
         return yield* tx.withTransaction(Effect.gen(function* () {
-          const changed = withSettings(yield* current(p, true), change)
+          const before = yield* current(p, true)
+          const changed = withSettings(before, change)
           yield* attendants.save(changed)
+          if (before.enabled && !changed.enabled) yield* stopConversations(p, at)
           yield* record(p, action, change, at)
           return attendantJson(changed, problemsOf(changed, context))
         }))

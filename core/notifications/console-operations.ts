@@ -2,6 +2,7 @@
  * Notifications' console operations (DECISIONS 7.3-7.4): the channel switch and consent; and the chat-network
  * simulator's, served only while `CHAT_PROVIDER` is `simulator`.
  */
+import { outcomes } from "../chat/conversation.ts"
 import { Effect, Either, Option, Schema } from "effect"
 import { applicationParameter, consoleCaller as console, consoleDone as done } from "../console/operations.ts"
 import { InvalidRequest, NotFound, notFound } from "../errors.ts"
@@ -224,6 +225,16 @@ export const chatSimulatorOperations = [
       application: Schema.String,
       from: Schema.String,
       consent: Schema.NullOr(ConsentOutput),
+      attendant: Schema.NullOr(Schema.Struct({
+        conversation_id: Schema.String,
+        outcome: Schema.Literal(...outcomes),
+        messages: Schema.Array(Schema.Struct({
+          text: Schema.String,
+          choices: Schema.Array(
+            Schema.Struct({ id: Schema.String, title: Schema.String, description: Schema.NullOr(Schema.String) }),
+          ),
+        })),
+      })),
     }),
     errors: [NotFound],
     idempotent: false,

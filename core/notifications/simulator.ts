@@ -1,13 +1,17 @@
 /**
  * The chat-network simulator's console use cases (DECISIONS 7.4): what the network holds (numbers, template
  * copies, whether the template list answers), its log, and the network's side of a conversation (status
- * reports, customers' messages), which reach Notifications as a real network's would.
+ * reports, customers' messages), which reach Notifications as a real network's would, and the auto-attendant
+ * (whose replies the log records).
  */
-import { Effect, Option } from "effect"
+import { Clock, Effect, Option } from "effect"
+import { Secrets } from "../../ports/secrets.ts"
+import { messageText } from "../chat/conversation.ts"
+import { Conversations } from "../chat/conversations.ts"
 import { SimulatedChatRepo } from "../../ports/store/chat-simulator.ts"
 import { Console } from "../console/service.ts"
 import { notFound } from "../errors.ts"
-import type { SaudiMobile } from "../shared/brands.ts"
+import type { Millis, SaudiMobile } from "../shared/brands.ts"
 import { isoMillis } from "../shared/riyadh.ts"
 import { untracedStacks } from "../shared/tracing.ts"
 import type { MessageError, NetworkTemplate, ReportStatus, TemplateButton, TemplateHeader } from "./model.ts"
@@ -29,6 +33,8 @@ export class ChatSimulator extends Effect.Service<ChatSimulator>()("core/ChatSim
     const sim = yield* SimulatedChatRepo
     const operator = yield* Console
     const notifications = yield* Notifications
+    const conversations = yield* Conversations
+    const secrets = yield* Secrets
 
     const setNumber = Effect.fn("ChatSimulator.setNumber", untracedStacks)(
       function* (applicationId: string, number: SaudiMobile | undefined, connected: boolean) {
@@ -93,7 +99,36 @@ export class ChatSimulator extends Effect.Service<ChatSimulator>()("core/ChatSim
           choiceId: input.choice_id ?? null,
           optOut: false,
         })
-        return { application: app.id, from: input.from, consent: Option.getOrNull(consent) }
+        const handled = yield* conversations.inbound({
+          application: app.id,
+          from: input.from,
+          name: input.name ?? null,
+          text: input.text ?? null,
+          choiceId: input.choice_id ?? null,
+        })
+        // The attendant's replies are not sent through the network port yet: the simulator's log records them.
+        const at = yield* Clock.currentTimeMillis
+        yield* Effect.forEach(handled.messages, (m) =>
+          Effect.flatMap(secrets.uuid, (id) =>
+            sim.logSend({
+              id,
+              applicationId: app.id,
+              to: input.from,
+              template: "attendant",
+              lang: handled.language,
+              text: messageText(m),
+              sentAt: at as Millis,
+            })), { discard: true })
+        return {
+          application: app.id,
+          from: input.from,
+          consent: Option.getOrNull(consent),
+          attendant: handled.conversation === null ? null : {
+            conversation_id: handled.conversation.id,
+            outcome: handled.conversation.outcome,
+            messages: handled.messages,
+          },
+        }
       },
     )
 

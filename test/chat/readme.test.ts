@@ -1,4 +1,7 @@
-/** The README's Chat walk-through, as written: a connected app's key, a menu, a draft with a problem, its fix, publish. */
+/**
+ * The README's Chat walk-through, as written: a connected app's key, a menu, a draft with a problem, its fix,
+ * publish, a customer's conversation through the simulated network and the attendant log.
+ */
 import { describe, expect, it } from "vitest"
 import { useServer } from "../support/server.ts"
 import { auditOf, setupConnectedApp } from "./harness.ts"
@@ -7,7 +10,7 @@ const s = useServer()
 
 describe("README: a connected app's menus and auto-attendant", () => {
   it("each step answers as the README says", async () => {
-    const { account, appKey: key, key: own } = await setupConnectedApp(s, { appName: "Store app" })
+    const { account, app, appKey: key, key: own } = await setupConnectedApp(s, { appName: "Store app" })
     const refused = await s.call("GET", "/v1/chat/attendant", { key: own })
     expect([refused.status, refused.body.error]).toEqual([403, "insufficient_scope"])
 
@@ -55,6 +58,35 @@ describe("README: a connected app's menus and auto-attendant", () => {
       live: { version: 1 },
       draft: { problems: [] },
     })
+
+    const say = (body: Record<string, string>) =>
+      s.console("POST", "/simulator/chatmsg/inbound", { application: app.id, from: "0551234567", ...body })
+    const greeted = await say({ name: "Sara", text: "hello" })
+    expect(greeted.attendant).toEqual({
+      conversation_id: expect.any(String),
+      outcome: "ongoing",
+      messages: [{
+        text: "أهلاً بك",
+        choices: [
+          { id: "hours", title: "Opening hours", description: null },
+          { id: "talk", title: "Talk to us", description: null },
+        ],
+      }],
+    })
+    expect((await say({ choice_id: "hours" })).attendant).toMatchObject({
+      outcome: "answered",
+      messages: [{ text: "9 to 5", choices: [] }],
+    })
+    const token = await s.console("POST", `/accounts/${account.id}/account-tokens`, {})
+    const logged = await s.call("GET", `/v1/applications/${app.id}/chat/attendant/log?outcome=answered`, {
+      key: token.token,
+    })
+    expect(logged.body.data).toEqual([expect.objectContaining({
+      customer_name: "Sara",
+      phone: "+966551234567",
+      choices: [{ id: "hours", title: "Opening hours", at: expect.any(String) }],
+      outcome: "answered",
+    })])
 
     const notObject = await s.call("PUT", "/v1/chat/attendant/draft", { key, body: { menu: [] } })
     expect([notObject.status, notObject.body.errors]).toEqual([400, { menu: "not_object" }])

@@ -1,10 +1,18 @@
-/** Chat's store contract: conversation menus (per application and app, the limit), attendants and their versions. */
+/**
+ * Chat's store contract: conversation menus (per application and app, the limit), attendants and their versions,
+ * conversations (one ongoing per customer, the log newest first with its filters, expiry and retention reads).
+ */
 import { assert } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import type { ChatMenu } from "../../../core/chat/menus.ts"
 import { type Attendant, newAttendant } from "../../../core/chat/model.ts"
 import type { ApplicationId, Millis } from "../../../core/shared/brands.ts"
-import { ChatAttendantsRepo, ChatMenusRepo } from "../../../ports/store/chat.ts"
+import {
+  ChatAttendantsRepo,
+  type ChatConversation,
+  ChatConversationsRepo,
+  ChatMenusRepo,
+} from "../../../ports/store/chat.ts"
 import { Transactor } from "../../../ports/store/transactor.ts"
 import { type ContractOptions, isDefect, type It, uuid } from "../fixtures.ts"
 
@@ -164,5 +172,104 @@ export const contract = (it: It, options: ContractOptions) => {
       assert.isTrue(rolledBack._tag === "Failure")
       assert.deepStrictEqual(yield* repo.get(app), Option.some(saved))
       assert.isTrue(Option.isNone(yield* repo.version(app, 1)))
+    }))
+
+  const conversation = (over: Partial<ChatConversation> = {}): ChatConversation => ({
+    id: uuid(),
+    applicationId: uuid() as ApplicationId,
+    phone: "+966501234567",
+    customerName: "Sara Ahmed",
+    version: 1,
+    level: null,
+    choices: [],
+    outcome: "ongoing",
+    collected: {},
+    startedAt: 1_800_000_000_000 as Millis,
+    lastCustomerAt: 1_800_000_000_000 as Millis,
+    endedAt: null,
+    ...over,
+  })
+
+  it.effect("chat conversations: the customer's ongoing one, saved and replaced by id", () =>
+    Effect.gen(function* () {
+      const repo = yield* ChatConversationsRepo
+      const c = conversation({ customerName: "نورة", choices: [{ id: "more", title: "المزيد", at: 5 as Millis }] })
+      assert.isTrue(Option.isNone(yield* repo.ongoing(c.applicationId, c.phone)))
+      yield* repo.save(c)
+      assert.deepStrictEqual(yield* repo.ongoing(c.applicationId, c.phone, true), Option.some(c))
+      assert.isTrue(Option.isNone(yield* repo.ongoing(c.applicationId, "+966500000009")))
+      assert.isTrue(Option.isNone(yield* repo.ongoing(uuid() as ApplicationId, c.phone)))
+      const ended: ChatConversation = {
+        ...c,
+        level: "more",
+        outcome: "answered",
+        collected: { city: "Riyadh" },
+        lastCustomerAt: (c.lastCustomerAt + 9) as Millis,
+        endedAt: (c.lastCustomerAt + 9) as Millis,
+      }
+      yield* repo.save(ended)
+      assert.isTrue(Option.isNone(yield* repo.ongoing(c.applicationId, c.phone)))
+      const [listed] = yield* repo.page({
+        applicationId: c.applicationId,
+        q: null,
+        qPhone: null,
+        outcomes: null,
+        after: null,
+        limit: 5,
+      })
+      assert.deepStrictEqual(listed, ended)
+      assert.deepStrictEqual(yield* repo.ongoingOf(c.applicationId, 10), [])
+    }))
+
+  it.effect("chat conversations: the log newest first, paged, filtered by outcome and by name or phone", () =>
+    Effect.gen(function* () {
+      const repo = yield* ChatConversationsRepo
+      const app = uuid() as ApplicationId
+      const at = 1_800_000_000_000
+      const rows = [
+        conversation({
+          applicationId: app,
+          startedAt: at as Millis,
+          customerName: "Sara Ahmed",
+          phone: "+966501111111",
+        }),
+        conversation({ applicationId: app, startedAt: (at + 1) as Millis, outcome: "expired", customerName: null }),
+        conversation({ applicationId: app, startedAt: (at + 1) as Millis, outcome: "team", customerName: "Omar" }),
+        conversation({ applicationId: app, startedAt: (at + 2) as Millis, outcome: "stopped", phone: "+966502222222" }),
+      ]
+      yield* Effect.forEach(rows, repo.save)
+      yield* repo.save(conversation())
+      const base = { applicationId: app, q: null, qPhone: null, outcomes: null, after: null, limit: 10 }
+      const tied = [rows[1], rows[2]].sort((x, y) => (x.id < y.id ? 1 : -1))
+      const all = [rows[3], ...tied, rows[0]]
+      assert.deepStrictEqual(yield* repo.page(base), all)
+      const first = yield* repo.page({ ...base, limit: 2 })
+      assert.deepStrictEqual(first, all.slice(0, 2))
+      const after = { startedAt: first[1].startedAt, id: first[1].id }
+      assert.deepStrictEqual(yield* repo.page({ ...base, after }), all.slice(2))
+      assert.deepStrictEqual(yield* repo.page({ ...base, outcomes: ["expired", "stopped"] }), [rows[3], rows[1]])
+      assert.deepStrictEqual(yield* repo.page({ ...base, q: "sara" }), [rows[3], rows[0]])
+      assert.deepStrictEqual(yield* repo.page({ ...base, q: "2222" }), [])
+      assert.deepStrictEqual(yield* repo.page({ ...base, q: "2222", qPhone: "2222" }), [rows[3]])
+      assert.deepStrictEqual(yield* repo.page({ ...base, q: "%" }), [])
+    }))
+
+  it.effect("chat conversations: the silent ones by the customer's last message; retention by started_at", () =>
+    Effect.gen(function* () {
+      const repo = yield* ChatConversationsRepo
+      const old = conversation({ startedAt: 3 as Millis, lastCustomerAt: 4 as Millis })
+      const recent = conversation({ startedAt: 3 as Millis, lastCustomerAt: 8 as Millis })
+      const ended = conversation({ startedAt: 2 as Millis, lastCustomerAt: 2 as Millis, outcome: "human" })
+      yield* Effect.forEach([old, recent, ended], repo.save)
+      const silent = (yield* repo.silentSince(5 as Millis, 100)).map((c) => c.id)
+      assert.include(silent, old.id)
+      assert.notInclude(silent, recent.id)
+      assert.notInclude(silent, ended.id)
+      assert.deepStrictEqual(yield* repo.ongoingOf(old.applicationId, 10), [old])
+      assert.isAtLeast(yield* repo.prune(3 as Millis, 100), 1)
+      const left = (app: ApplicationId) =>
+        repo.page({ applicationId: app, q: null, qPhone: null, outcomes: null, after: null, limit: 5 })
+      assert.deepStrictEqual(yield* left(ended.applicationId), [])
+      assert.deepStrictEqual(yield* left(old.applicationId), [old])
     }))
 }

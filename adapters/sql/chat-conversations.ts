@@ -1,0 +1,93 @@
+/** The auto-attendant's conversations over SQL: chat_conversations (migrations/chat/0002), also its log. */
+import { Effect, Layer, Option } from "effect"
+import { type Outcome, outcomes } from "../../core/chat/conversation.ts"
+import type { ApplicationId, Millis } from "../../core/shared/brands.ts"
+import { type ChatConversation, ChatConversationsRepo } from "../../ports/store/chat.ts"
+import { client, first, num, numOrNull, type Row } from "./rows.ts"
+
+const toConversation = (row: Row): ChatConversation => ({
+  id: row.id as string,
+  applicationId: row.application_id as ApplicationId,
+  phone: row.phone as string,
+  customerName: (row.customer_name as string | null) ?? null,
+  version: num(row.version),
+  level: (row.level as string | null) ?? null,
+  choices: JSON.parse(row.choices as string),
+  outcome: row.outcome as Outcome,
+  collected: JSON.parse(row.collected as string),
+  startedAt: num(row.started_at),
+  lastCustomerAt: num(row.last_customer_at),
+  endedAt: numOrNull(row.ended_at),
+})
+
+export const ChatConversationsRepoSql = Layer.effect(
+  ChatConversationsRepo,
+  Effect.gen(function* () {
+    const sql = yield* client
+    const select = (applicationId: ApplicationId, phone: string) =>
+      sql`SELECT * FROM chat_conversations
+        WHERE application_id = ${applicationId} AND phone = ${phone} AND outcome = 'ongoing'`.pipe(
+        Effect.map((rows) => first(rows, toConversation)),
+      )
+    return {
+      // A customer without a conversation has no row to lock: the lock is the application's and phone's.
+      ongoing: (applicationId, phone, forUpdate = false) =>
+        (forUpdate
+          ? Effect.zipRight(
+            sql`SELECT pg_advisory_xact_lock(hashtextextended(${`chat.conversation:${applicationId}:${phone}`}, 0))`,
+            select(applicationId, phone),
+          )
+          : select(applicationId, phone)).pipe(Effect.orDie),
+      save: (c) =>
+        sql`INSERT INTO chat_conversations (id, application_id, phone, customer_name, version, level, choices,
+            outcome, collected, started_at, last_customer_at, ended_at)
+          VALUES (${c.id}, ${c.applicationId}, ${c.phone}, ${c.customerName}, ${c.version}, ${c.level},
+            ${JSON.stringify(c.choices)}, ${c.outcome}, ${JSON.stringify(c.collected)}, ${c.startedAt},
+            ${c.lastCustomerAt}, ${c.endedAt})
+          ON CONFLICT (id) DO UPDATE SET customer_name = EXCLUDED.customer_name, level = EXCLUDED.level,
+            choices = EXCLUDED.choices, outcome = EXCLUDED.outcome, collected = EXCLUDED.collected,
+            last_customer_at = EXCLUDED.last_customer_at, ended_at = EXCLUDED.ended_at`
+          .pipe(Effect.asVoid, Effect.orDie),
+      silentSince: (before, limit) =>
+        sql`SELECT * FROM chat_conversations WHERE outcome = 'ongoing' AND last_customer_at <= ${before}
+          ORDER BY last_customer_at LIMIT ${limit}`.pipe(
+          Effect.map((rows) => rows.map(toConversation)),
+          Effect.orDie,
+        ),
+      ongoingOf: (applicationId, limit) =>
+        sql`SELECT * FROM chat_conversations WHERE outcome = 'ongoing' AND application_id = ${applicationId}
+          LIMIT ${limit}`.pipe(
+          Effect.map((rows) => rows.map(toConversation)),
+          Effect.orDie,
+        ),
+      // The filters take nulls rather than change the statement; `after` past the end when none is given.
+      page: (q) => {
+        const needle = q.q?.toLowerCase() ?? null
+        const after = q.after ?? { startedAt: Number.MAX_SAFE_INTEGER, id: "ffffffff-ffff-ffff-ffff-ffffffffffff" }
+        return sql`SELECT * FROM chat_conversations WHERE application_id = ${q.applicationId}
+          AND ${sql.in("outcome", q.outcomes ?? outcomes)}
+          AND ((${needle}::text IS NULL AND ${q.qPhone}::text IS NULL) OR position(${needle}::text in lower(coalesce(customer_name, ''))) > 0
+            OR position(${q.qPhone}::text in phone) > 0)
+          AND (started_at, id) < (${after.startedAt}, ${after.id}::uuid)
+          ORDER BY started_at DESC, id DESC LIMIT ${q.limit}`.pipe(
+          Effect.map((rows) => rows.map(toConversation)),
+          Effect.orDie,
+        )
+      },
+      earliestSilent: sql`SELECT min(last_customer_at) AS at FROM chat_conversations WHERE outcome = 'ongoing'`.pipe(
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]?.at), (at) => num(at) as Millis)),
+        Effect.orDie,
+      ),
+      earliestStarted: sql`SELECT min(started_at) AS at FROM chat_conversations`.pipe(
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]?.at), (at) => num(at) as Millis)),
+        Effect.orDie,
+      ),
+      prune: (before, limit) =>
+        sql`DELETE FROM chat_conversations WHERE id IN (
+          SELECT id FROM chat_conversations WHERE started_at < ${before} LIMIT ${limit}) RETURNING id`.pipe(
+          Effect.map((rows) => rows.length),
+          Effect.orDie,
+        ),
+    }
+  }),
+)

@@ -101,7 +101,7 @@ describe("a TypeScript project installs the npm package and uses it", () => {
   it("the compiled app embeds the platform and serves a verification and an Arabic proforma's PDF", async () => {
     const out = await run(process.execPath, [join(app, "out/main.js")], {
       cwd: app,
-      env: { ...process.env, CONSOLE_TOKEN: "tarball-console", DATABASE_URL: "" },
+      env: { ...process.env, CONSOLE_TOKEN: "tarball-console-token", DATABASE_URL: "" },
       // A start, a verification and a PDF take seconds; under the suite's load on 2 cores, up to a minute or more.
       timeout: 150_000,
     })

@@ -18,14 +18,9 @@ import { migrate } from "../../adapters/sql/migrate.ts"
 import { isSendableAddress } from "../../core/email/address.ts"
 import { int8 } from "../notifications-lib/ceiling.ts"
 import { type Db, pgDb, pgliteDb, pgliteSqlClient, Sql as VerifySql } from "../verify-lib/ceiling.ts"
-import {
-  Latencies,
-  measureSlice,
-  ownCpuSeconds,
-  type Slice,
-  type SliceFigures,
-  type SliceOptions,
-} from "../verify-lib/support.ts"
+import { type Ceiling, ceilingOver, type CeilingRun, seedKeys } from "../lib/sends.ts"
+
+export type { Ceiling, CeilingRun }
 import { sendBody, senderDomain } from "./platform.ts"
 
 const domainColumns =
@@ -99,30 +94,10 @@ const seed = async (db: Db, keys: number): Promise<Seed> => {
     `INSERT INTO sender_domains (${domainColumns}) VALUES ($1, $2, $3, 'verified', '[]'::jsonb, $4, $5, $5, $5, $5)`,
     [randomUUID(), applicationId, senderDomain, randomBytes(1200).toString("base64"), now],
   )
-  const keyHashes: Array<string> = []
-  for (let i = 0; i < keys; i++) {
-    const hash = randomBytes(32).toString("hex")
-    keyHashes.push(hash)
-    await db.query(
-      "",
-      `INSERT INTO credentials (id, hash, account_id, application_id, kind, mode, access, app_name, expires_at, ip_allowlist, revoked_at, created_at)
-      VALUES ($1, $2, $3, $4, 'key', 'live', '"full"'::jsonb, NULL, NULL, '[]'::jsonb, NULL, $5)`,
-      [randomUUID(), hash, accountId, applicationId, now],
-    )
-  }
+  const keyHashes = await seedKeys(db, { accountId, applicationId, now }, keys)
   return { accountId, applicationId, keyHashes }
 }
 
-export interface CeilingRun extends SliceFigures {
-  readonly label: string
-  readonly latency: Latencies
-  /** CPU of this process while measuring (the driver and, for PGlite, the database). */
-  cpuSeconds: number
-  nextKey: number
-  nextTo: number
-}
-
-const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
 const windowStart = (now: number) => now - (now % 60_000)
 
 /** One send: the host's statements in its order, with its checks between them. */
@@ -165,54 +140,14 @@ const send = async (db: Db, s: Seed, run: CeilingRun) => {
   await db.query("setProviderId", Sql.setProviderId, [id, id])
 }
 
-export interface Ceiling {
-  readonly run: CeilingRun
-  readonly slice: (opts: SliceOptions) => Promise<void>
-  readonly close: () => Promise<void>
-}
-
-const ceilingOver = (label: string, db: Db, s: Seed, close: () => Promise<void>): Ceiling => {
-  const run: CeilingRun = {
-    label,
-    seconds: 0,
-    verifications: 0,
-    latency: new Latencies(),
-    slices: [],
-    machineBusyPercent: Number.NaN,
-    cpuSeconds: 0,
-    dbCpuSeconds: Number.NaN,
-    nextKey: 0,
-    nextTo: 0,
-  }
-  return {
-    run,
-    slice: async (opts) => {
-      const client = async (slice: Slice) => {
-        while (!slice.stopping) {
-          // PGlite answers through microtasks only: without a turn of the event loop no timer would fire.
-          await yieldToLoop()
-          const t0 = performance.now()
-          await send(db, s, run)
-          if (slice.measuring) {
-            run.latency.add(performance.now() - t0)
-            slice.verifications++
-          }
-        }
-      }
-      const [cpu] = await measureSlice(opts, client, run, [ownCpuSeconds])
-      run.cpuSeconds += cpu
-    },
-    close,
-  }
-}
-
 /** `pg` on a fresh schema the project's migrations made; the pool is the project's (pg's default of 10). */
 export const openPgCeiling = async (url: string, prepared: boolean, keys: number): Promise<Ceiling> => {
   await Effect.runPromise(
     Effect.provide(migrate(products), PgClient.layer({ url: Redacted.make(url) })).pipe(Effect.scoped),
   )
   const db = pgDb(url, { prepared, poolSize: 10 })
-  return ceilingOver(prepared ? "pg, named prepared statements" : "pg", db, await seed(db, keys), db.close)
+  const s = await seed(db, keys)
+  return ceilingOver(prepared ? "pg, named prepared statements" : "pg", (run) => send(db, s, run), db.close)
 }
 
 /** `@electric-sql/pglite` in this process, in memory, with the project's int8 parser. */
@@ -221,5 +156,6 @@ export const openPgliteCeiling = async (keys: number): Promise<Ceiling> => {
   await raw.waitReady
   await Effect.runPromise(Effect.provide(migrate(products), pgliteSqlClient(raw)))
   const db = pgliteDb(raw)
-  return ceilingOver("@electric-sql/pglite", db, await seed(db, keys), db.close)
+  const s = await seed(db, keys)
+  return ceilingOver("@electric-sql/pglite", (run) => send(db, s, run), db.close)
 }

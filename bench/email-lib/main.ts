@@ -1,8 +1,9 @@
 /** The Email benchmark's driver (entry point: bench/email.ts, which gives the options). */
 import { PGlite, types as PgliteTypes } from "@electric-sql/pglite"
 import { mkdtempSync, rmSync } from "node:fs"
-import { loadavg, tmpdir } from "node:os"
+import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { alternate, load, log, readFlags, reportSendRun } from "../lib/sends.ts"
 import { int8 } from "../notifications-lib/ceiling.ts"
 import { type Db, pgDb, pgliteDb } from "../verify-lib/ceiling.ts"
 import { fmt, freshSchema, type Host, ms, startHost } from "../verify-lib/support.ts"
@@ -40,24 +41,7 @@ interface Args {
 }
 
 const parseArgs = (argv: ReadonlyArray<string>): Args => {
-  const named = new Map<string, string>()
-  const flags = new Set<string>()
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]
-    if (!a.startsWith("--")) continue
-    const [k, inline] = a.slice(2).split("=", 2)
-    if (inline !== undefined) named.set(k, inline)
-    else if (i + 1 < argv.length && !argv[i + 1].startsWith("--")) named.set(k, argv[++i])
-    else flags.add(k)
-  }
-  const quick = flags.has("quick")
-  const num = (k: string, normal: number, small: number) => {
-    const v = named.get(k)
-    if (v === undefined) return quick ? small : normal
-    const n = Number(v)
-    if (!Number.isFinite(n) || n < 0) throw new Error(`--${k} must be a number >= 0`)
-    return n
-  }
+  const { named, flags, quick, num } = readFlags(argv)
   const store = named.get("store") ?? "both"
   if (store !== "pglite" && store !== "postgres" && store !== "both") throw new Error("--store pglite|postgres|both")
   return {
@@ -77,10 +61,7 @@ const parseArgs = (argv: ReadonlyArray<string>): Args => {
   }
 }
 
-const log = (line = "") => process.stdout.write(`${line}\n`)
-const load = () => loadavg().map((x) => x.toFixed(1)).join(" ")
 const normalise = (s: string) => s.replace(/\s+/g, " ").replace(/\s*([(),])\s*/g, "$1").trim()
-const cpuMs = (seconds: number, n: number) => `${fmt((1e3 * seconds) / n, 2)} ms`
 const hostEnv = { EMAIL_PROVIDER: "simulator", DNS_PROVIDER: "simulator", CLOCK: "simulated" }
 /** The domain check's job (its due list) runs beside the send on its own: not the send's statement. */
 const isJob = (text: string) => /FROM sender_domains WHERE status = 'pending'/.test(text)
@@ -153,16 +134,13 @@ const runSends = async (store: Store, args: Args): Promise<SendResult> => {
     }
     const platform = emptyPlatformRun()
     const slice = { clients: args.clients, warmup: args.warmup, seconds: args.seconds / args.rounds }
-    for (let round = 1; round <= args.rounds; round++) {
-      const parts: Array<string> = []
-      await driveSends(host, setup, { ...slice, dbCpu: fresh?.backendCpu }, platform)
-      parts.push(`platform ${fmt(platform.slices.at(-1)!)}`)
-      for (const { c, dbCpu } of ceilings) {
-        await c.slice({ ...slice, dbCpu })
-        parts.push(`${c.run.label} ${fmt(c.run.slices.at(-1)!)}`)
-      }
-      log(`  round ${round}/${args.rounds} (sends/s): ${parts.join("; ")}; load average ${load()}`)
-    }
+    await alternate(
+      args.rounds,
+      slice,
+      platform,
+      (opts) => driveSends(host, setup, { ...opts, dbCpu: fresh?.backendCpu }, platform),
+      ceilings,
+    )
     return { store, platform, ceilings: ceilings.map(({ c }) => c.run) }
   } finally {
     for (const f of cleanups) await f().catch((e) => console.error(e))
@@ -171,42 +149,12 @@ const runSends = async (store: Store, args: Args): Promise<SendResult> => {
 
 const reportSends = (r: SendResult, args: Args) => {
   const p = r.platform
-  const rate = p.verifications / p.seconds
   log(
     `\n## ${r.store}: sends, ${args.clients} clients, ${
       fmt(args.seconds, 1)
     } s measured per side in ${args.rounds} rounds (each after ${args.warmup} s of warm-up); load average ${load()}`,
   )
-  log(`platform (HTTP → Node host → ${r.store === "pglite" ? "PGlite in the host (memory://)" : "PostgreSQL"}):`)
-  log(`  sends/s                ${fmt(rate, 0)}`)
-  log(`  p50 / p99              ${ms(p.latency.percentile(50))} / ${ms(p.latency.percentile(99))}`)
-  log(`  status mix             {${p.mix}}`)
-  log(
-    `  CPU per send           host ${cpuMs(p.hostCpuSeconds, p.verifications)}${
-      Number.isNaN(p.dbCpuSeconds) ? "" : ` + PostgreSQL ${cpuMs(p.dbCpuSeconds, p.verifications)}`
-    } (load generator ${cpuMs(p.clientCpuSeconds, p.verifications)} besides); machine busy ${
-      fmt(p.machineBusyPercent, 0)
-    }% of all cores`,
-  )
-  log(`  per slice              ${p.slices.map((x) => fmt(x)).join(", ")} sends/s`)
-  if (p.failures.length > 0) log(`  first failures:        ${p.failures.join(" | ")}`)
-  for (const c of r.ceilings) {
-    const cr = c.verifications / c.seconds
-    log(`ceiling (${c.label}, same statements, no HTTP, no Effect):`)
-    log(`  sends/s                ${fmt(cr, 0)}`)
-    log(`  p50 / p99              ${ms(c.latency.percentile(50))} / ${ms(c.latency.percentile(99))}`)
-    log(
-      `  CPU per send           node ${cpuMs(c.cpuSeconds, c.verifications)}${
-        Number.isNaN(c.dbCpuSeconds) ? "" : ` + PostgreSQL ${cpuMs(c.dbCpuSeconds, c.verifications)}`
-      }; machine busy ${fmt(c.machineBusyPercent, 0)}% of all cores`,
-    )
-    log(`  per slice              ${c.slices.map((x) => fmt(x)).join(", ")} sends/s`)
-    log(
-      `  ratio platform/ceiling ${fmt(rate / cr, 2)}  (per slice: ${
-        p.slices.map((x, i) => fmt(x / c.slices[i], 2)).join(", ")
-      })`,
-    )
-  }
+  reportSendRun(r.store, p, r.ceilings)
 }
 
 /**

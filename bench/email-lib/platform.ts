@@ -8,19 +8,8 @@
  * moves it a minute (a new rate window for every key: 120 requests a key a minute).
  */
 import { requestStatements } from "../verify-lib/project.ts"
-import {
-  type Host,
-  Latencies,
-  makeHttp,
-  measureSlice,
-  ownCpuSeconds,
-  processCpuSeconds,
-  sleep,
-  type Slice,
-  type SliceOptions,
-  StatusMix,
-} from "../verify-lib/support.ts"
-import type { PlatformRun } from "../notifications-lib/platform.ts"
+import { type Host, Latencies, makeHttp, sleep, type SliceOptions, StatusMix } from "../verify-lib/support.ts"
+import { drivePosts, type PlatformRun } from "../notifications-lib/platform.ts"
 export { emptyPlatformRun, type PlatformRun } from "../notifications-lib/platform.ts"
 
 export interface Setup {
@@ -120,34 +109,10 @@ export const traceOne = async (host: Host, setup: Setup): Promise<Array<string>>
   }
 }
 
-/**
- * One slice: the clock moved a minute (fresh rate windows), then each client loops `POST /v1/email/messages` (a new
- * recipient each time, keys round robin). `verifications` counts the sends answered 200.
- */
+/** One slice: the clock moved a minute (fresh rate windows), then sends of `POST /v1/email/messages`. */
 export const driveSends = async (host: Host, setup: Setup, opts: SliceOptions, acc: PlatformRun): Promise<void> => {
   await advanceClock(host, 60_000)
-  const http = makeHttp(host.baseUrl, opts.clients)
-  acc.keys = setup.keys.length
-  const client = async (slice: Slice) => {
-    while (!slice.stopping) {
-      const key = setup.keys[acc.nextKey++ % setup.keys.length]
-      const t0 = performance.now()
-      const res = await http.request("POST", "/v1/email/messages", key, sendBody(acc.nextTo++)).catch((
-        e: NodeJS.ErrnoException,
-      ) => ({ status: e.code ?? "network error", body: String(e) }))
-      const elapsed = performance.now() - t0
-      if (res.status !== 200 && acc.failures.length < 5) acc.failures.push(`${res.status} ${res.body}`)
-      if (slice.measuring) {
-        acc.latency.add(elapsed)
-        acc.mix.add(res.status)
-        if (res.status === 200) slice.verifications++
-      }
-    }
-  }
-  const [hostCpu, clientCpu] = await measureSlice(opts, client, acc, [() => processCpuSeconds(host.pid), ownCpuSeconds])
-  http.close()
-  acc.hostCpuSeconds += hostCpu
-  acc.clientCpuSeconds += clientCpu
+  await drivePosts(host, setup.keys, "/v1/email/messages", sendBody, opts, acc)
 }
 
 /**

@@ -10,7 +10,7 @@
  */
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { PGlite, types as PgliteTypes } from "@electric-sql/pglite"
-import { randomBytes, randomUUID } from "node:crypto"
+import { randomUUID } from "node:crypto"
 import { Effect, Redacted } from "effect"
 import { migrate } from "../../adapters/sql/migrate.ts"
 import { products } from "../../adapters/products.ts"
@@ -22,15 +22,10 @@ import { render } from "../../core/notifications/template.ts"
 import type { AccountId, Millis } from "../../core/shared/brands.ts"
 import type { ChargeParameter } from "../../ports/store/wallet.ts"
 import { type Db, pgDb, pgliteDb, pgliteSqlClient, Sql as VerifySql } from "../verify-lib/ceiling.ts"
-import {
-  destination,
-  Latencies,
-  measureSlice,
-  ownCpuSeconds,
-  type Slice,
-  type SliceFigures,
-  type SliceOptions,
-} from "../verify-lib/support.ts"
+import { type Ceiling, ceilingOver, type CeilingRun, seedKeys } from "../lib/sends.ts"
+import { destination } from "../verify-lib/support.ts"
+
+export type { Ceiling, CeilingRun }
 
 // ---------------------------------------------------------------------------------------------------------------
 // The statements, as the adapters write them (whitespace aside)
@@ -141,33 +136,13 @@ const seed = async (db: Db, keys: number): Promise<Seed> => {
     `INSERT INTO sim_chat_templates (application_id, name, lang, template) VALUES ($1, $2, $3, $4::jsonb)`,
     [applicationId, template.name, template.lang, JSON.stringify(template)],
   )
-  const keyHashes: Array<string> = []
-  for (let i = 0; i < keys; i++) {
-    const hash = randomBytes(32).toString("hex")
-    keyHashes.push(hash)
-    await db.query(
-      "",
-      `INSERT INTO credentials (id, hash, account_id, application_id, kind, mode, access, app_name, expires_at, ip_allowlist, revoked_at, created_at)
-      VALUES ($1, $2, $3, $4, 'key', 'live', '"full"'::jsonb, NULL, NULL, '[]'::jsonb, NULL, $5)`,
-      [randomUUID(), hash, accountId, applicationId, now],
-    )
-  }
+  const keyHashes = await seedKeys(db, { accountId, applicationId, now }, keys)
   return { accountId, applicationId, keyHashes }
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // The loop
 
-export interface CeilingRun extends SliceFigures {
-  readonly label: string
-  readonly latency: Latencies
-  /** CPU of this process while measuring (the driver and, for PGlite, the database). */
-  cpuSeconds: number
-  nextKey: number
-  nextTo: number
-}
-
-const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
 const windowStart = (now: number) => now - (now % 60_000)
 const price = Prices.chatmsgHalalas.utility
 const copyOf = (v: unknown) => (typeof v === "string" ? JSON.parse(v) : v) as NetworkTemplate
@@ -241,52 +216,8 @@ const send = async (db: Db, s: Seed, run: CeilingRun, omit: ReadonlySet<Omissibl
   if (!omit.has("setProviderId")) await db.query("setProviderId", Sql.setProviderId, [id, id])
 }
 
-export interface Ceiling {
-  readonly run: CeilingRun
-  readonly slice: (opts: SliceOptions) => Promise<void>
-  readonly close: () => Promise<void>
-}
-
-const ceilingOver = (
-  label: string,
-  db: Db,
-  s: Seed,
-  close: () => Promise<void>,
-  omit: ReadonlySet<Omissible>,
-): Ceiling => {
-  const run: CeilingRun = {
-    label: omit.size === 0 ? label : `${label}, without ${[...omit].join(", ")}`,
-    seconds: 0,
-    verifications: 0,
-    latency: new Latencies(),
-    slices: [],
-    machineBusyPercent: Number.NaN,
-    cpuSeconds: 0,
-    dbCpuSeconds: Number.NaN,
-    nextKey: 0,
-    nextTo: 0,
-  }
-  return {
-    run,
-    slice: async (opts) => {
-      const client = async (slice: Slice) => {
-        while (!slice.stopping) {
-          // PGlite answers through microtasks only: without a turn of the event loop no timer would fire.
-          await yieldToLoop()
-          const t0 = performance.now()
-          await send(db, s, run, omit)
-          if (slice.measuring) {
-            run.latency.add(performance.now() - t0)
-            slice.verifications++
-          }
-        }
-      }
-      const [cpu] = await measureSlice(opts, client, run, [ownCpuSeconds])
-      run.cpuSeconds += cpu
-    },
-    close,
-  }
-}
+const labelled = (label: string, omit: ReadonlySet<Omissible>) =>
+  omit.size === 0 ? label : `${label}, without ${[...omit].join(", ")}`
 
 /** `pg` on a fresh schema the project's migrations made; the pool is the project's (pg's default of 10). */
 export const openPgCeiling = async (
@@ -299,7 +230,12 @@ export const openPgCeiling = async (
     Effect.provide(migrate(products), PgClient.layer({ url: Redacted.make(url) })).pipe(Effect.scoped),
   )
   const db = pgDb(url, { prepared, poolSize: 10 })
-  return ceilingOver(prepared ? "pg, named prepared statements" : "pg", db, await seed(db, keys), db.close, omit)
+  const s = await seed(db, keys)
+  return ceilingOver(
+    labelled(prepared ? "pg, named prepared statements" : "pg", omit),
+    (run) => send(db, s, run, omit),
+    db.close,
+  )
 }
 
 /** `@electric-sql/pglite` in this process, in memory, with the project's int8 parser. */
@@ -308,7 +244,8 @@ export const openPgliteCeiling = async (keys: number, omit: ReadonlySet<Omissibl
   await raw.waitReady
   await Effect.runPromise(Effect.provide(migrate(products), pgliteSqlClient(raw)))
   const db = pgliteDb(raw)
-  return ceilingOver("@electric-sql/pglite", db, await seed(db, keys), db.close, omit)
+  const s = await seed(db, keys)
+  return ceilingOver(labelled("@electric-sql/pglite", omit), (run) => send(db, s, run, omit), db.close)
 }
 
 /** The project's int8 parser: a number when it is safe, else a bigint. */

@@ -115,17 +115,25 @@ export const emptyPlatformRun = (): PlatformRun => ({
 })
 
 /**
- * One slice: each client loops `POST /v1/chatmsg/messages` (a new destination each time, keys round robin: the
- * rate limit is 120 requests a key a minute). `verifications` counts the sends answered 200.
+ * One slice of sends: each client loops `POST path` with `bodyOf(n)` (a new recipient each time, keys round robin:
+ * the rate limit is 120 requests a key a minute). `verifications` counts the sends answered 200. The Email
+ * benchmark drives its sends with it too.
  */
-export const driveSends = async (host: Host, setup: Setup, opts: SliceOptions, acc: PlatformRun): Promise<void> => {
+export const drivePosts = async (
+  host: Host,
+  keys: ReadonlyArray<string>,
+  path: string,
+  bodyOf: (n: number) => unknown,
+  opts: SliceOptions,
+  acc: PlatformRun,
+): Promise<void> => {
   const http = makeHttp(host.baseUrl, opts.clients)
-  acc.keys = setup.keys.length
+  acc.keys = keys.length
   const client = async (slice: Slice) => {
     while (!slice.stopping) {
-      const key = setup.keys[acc.nextKey++ % setup.keys.length]
+      const key = keys[acc.nextKey++ % keys.length]
       const t0 = performance.now()
-      const res = await http.request("POST", "/v1/chatmsg/messages", key, sendBody(acc.nextTo++)).catch((
+      const res = await http.request("POST", path, key, bodyOf(acc.nextTo++)).catch((
         e: NodeJS.ErrnoException,
       ) => ({ status: e.code ?? "network error", body: String(e) }))
       const elapsed = performance.now() - t0
@@ -142,6 +150,10 @@ export const driveSends = async (host: Host, setup: Setup, opts: SliceOptions, a
   acc.hostCpuSeconds += hostCpu
   acc.clientCpuSeconds += clientCpu
 }
+
+/** One slice of template sends (`POST /v1/chatmsg/messages`). */
+export const driveSends = (host: Host, setup: Setup, opts: SliceOptions, acc: PlatformRun): Promise<void> =>
+  drivePosts(host, setup.keys, "/v1/chatmsg/messages", sendBody, opts, acc)
 
 // ---------------------------------------------------------------------------------------------------------------
 // Status reports

@@ -20,9 +20,10 @@ export const Email = {
   referenceMax: 128,
   dkimSelector: "svc",
   spfInclude: "include:spf.mail.svc.sa",
-  returnPathTarget: "bounces.mail.svc.sa",
-  /** Where bounces come back: the envelope sender is `b+<id>@` this. */
+  /** Where bounces come back: the envelope sender is `b+<id>@` this, and each domain's `return_path` CNAME's target. */
   bounceDomain: "bounces.mail.svc.sa",
+  /** A domain name, in characters (DNS's limit; DECISIONS 8.2 `invalid_request` over it). */
+  domainMax: 253,
   /** Domains no sender may claim, unless `PLATFORM_DOMAINS` says otherwise. */
   platformDomains: ["svc.sa"],
   /** `q` of the log, in characters. */

@@ -27,10 +27,10 @@ const accessErrors = [EmailAccessRequired, EmailAccessPending, EmailProductOff] 
 
 const DomainBody = Schema.Struct({
   domain: Schema.String.pipe(
-    Schema.filter((s) => s.length <= 253, {
-      message: () => "at most 253 characters",
+    Schema.filter((s) => s.length <= Limits.domainMax, {
+      message: () => `at most ${Limits.domainMax} characters`,
       [ErrorCode]: "too_long",
-      jsonSchema: { maxLength: 253 },
+      jsonSchema: { maxLength: Limits.domainMax },
     }),
   ).annotations({
     description: "The domain to send from, e.g. `shop.sa` (any case; a final dot and Unicode names are accepted)",

@@ -21,6 +21,7 @@ import { EmailReturnsIntake } from "./returns.ts"
 import { Email } from "./service.ts"
 import { EmailSimulator } from "./simulator.ts"
 import { AccessOutput, EmailOutput } from "./wire.ts"
+import { Email as Limits } from "../limits.ts"
 
 /** Text every store can hold (no NUL, no unpaired surrogate): `invalid` otherwise. */
 const StorableText = Schema.String.pipe(Schema.filter((t) => isStorableText(t), { message: () => unstorableMessage }))
@@ -115,7 +116,7 @@ export const dnsSimulatorOperations = [
     parameters: [],
     body: consoleBody({
       type: Schema.Literal("TXT", "CNAME"),
-      name: StorableText.pipe(Schema.minLength(1), Schema.maxLength(253)),
+      name: StorableText.pipe(Schema.minLength(1), Schema.maxLength(Limits.domainMax)),
       values: Schema.Array(StorableText),
     }),
     output: Schema.Struct({

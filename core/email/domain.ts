@@ -4,6 +4,7 @@
  * one), `domain_tawked` (a platform domain or below one).
  */
 import { domainToASCII } from "node:url"
+import { Email as Limits } from "../limits.ts"
 
 /** Public mailbox domains (DECISIONS 8.2): nobody's sender domain. */
 export const publicMailDomains: ReadonlyArray<string> = [
@@ -49,7 +50,9 @@ export const readDomain = (
     name = ascii
   }
   const labels = name.split(".")
-  if (name.length > 253 || labels.length < 2 || !labels.every((l) => label.test(l))) return { refused: "invalid" }
+  if (name.length > Limits.domainMax || labels.length < 2 || !labels.every((l) => label.test(l))) {
+    return { refused: "invalid" }
+  }
   const last = labels[labels.length - 1]
   if (!alphabetic.test(last) && !last.startsWith("xn--")) return { refused: "invalid" }
   if (publicMailDomains.some((d) => within(name, d))) return { refused: "public" }

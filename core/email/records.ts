@@ -20,7 +20,7 @@ export const recordsFor = (domain: string, publicKeyBase64: string): ReadonlyArr
     value: `v=DKIM1; k=rsa; p=${publicKeyBase64}`,
     verified: false,
   },
-  { purpose: "return_path", type: "CNAME", name: `bounces.${domain}`, value: Email.returnPathTarget, verified: false },
+  { purpose: "return_path", type: "CNAME", name: `bounces.${domain}`, value: Email.bounceDomain, verified: false },
 ]
 
 /** A DKIM record's tags, white space ignored (`v=DKIM1; k=rsa; p=…`). */

@@ -62,6 +62,8 @@ export const Chat = {
   logQueryMax: 100,
   /** A log entry (a conversation) is deleted this long after it started. */
   logRetentionMs: 90 * 24 * 60 * 60_000,
+  /** A conversation without a customer message this long ends `expired` (DECISIONS 9.3). */
+  conversationSilenceMs: 24 * 60 * 60_000,
 } as const
 
 export const RateLimit = {

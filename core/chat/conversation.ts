@@ -8,6 +8,7 @@
  */
 import { consentSignal } from "../notifications/consent.ts"
 import type { Millis } from "../shared/brands.ts"
+import { Chat } from "../limits.ts"
 
 export const outcomes = ["answered", "team", "assistant", "human", "expired", "stopped", "ongoing"] as const
 export type Outcome = typeof outcomes[number]
@@ -16,8 +17,8 @@ export const outcomeFilters = ["answered", "team", "assistant", "human", "ended"
 export type OutcomeFilter = typeof outcomeFilters[number]
 export const endedOutcomes: ReadonlyArray<Outcome> = ["expired", "stopped"]
 
-/** 24 hours without a customer message end a conversation `expired`. */
-export const silenceMillis = 24 * 60 * 60 * 1000
+/** 24 hours without a customer message end a conversation `expired` (the limits table's). */
+export const silenceMillis = Chat.conversationSilenceMs
 
 export interface Tapped {
   readonly id: string

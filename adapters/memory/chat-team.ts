@@ -17,7 +17,7 @@ const rank: Readonly<Record<Role, number>> = { owner: 3, admin: 2, agent: 1 }
 
 const holdersOf = (t: Tables, accountId: AccountId): Array<TokenHolderMember> => {
   const byMember = new Map<string, TokenHolderMember>()
-  for (const c of t.credentials.values()) {
+  for (const c of [...t.credentials.values()].sort((x, y) => x.createdAt - y.createdAt)) {
     if (c.accountId !== accountId || c.kind !== "account_token" || c.revokedAt !== null || c.holder === null) continue
     const held = byMember.get(c.holder.memberId)
     byMember.set(c.holder.memberId, {

@@ -64,6 +64,19 @@ onEveryStore((server) => {
       expect(linkIn(mail[0].text)).toContain(s.baseUrl)
     })
 
+    it("an invitation the provider refuses undoes the add: 502 send_failed, nobody added", async () => {
+      const s = server()
+      const { app, admin } = await setup(s)
+      const res = await s.call("POST", team(app.id), {
+        key: admin.token,
+        body: { email: "refused@example.com", role: "agent" },
+      })
+      expect(res.status).toBe(502)
+      expect(res.body).toMatchObject({ error: "send_failed", provider_code: "simulated_refusal" })
+      const listed = await s.call("GET", team(app.id), { key: admin.token })
+      expect(listed.body.data.map((m: any) => m.email)).not.toContain("refused@example.com")
+    })
+
     it("200 with the member, unchanged, when the person is already in the team (no second e-mail)", async () => {
       const s = server()
       const { app, admin } = await setup(s)
@@ -201,6 +214,36 @@ onEveryStore((server) => {
         body: { email: "admin@shop.sa", role: "agent" },
       })
       expect(self.body.error).toBe("self_edit")
+    })
+  })
+
+  describe("DECISIONS 10: call by name answers as the route would (approval, 201, invite_wait's next)", () => {
+    it("POST /v1/operations/chat.team.add and chat.team.invite with flat input", async () => {
+      const s = server()
+      const { app, admin } = await setup(s, true)
+      const to = email()
+      const flat = { application: app.id, email: to, role: "agent" }
+      const asked = await s.call("POST", "/v1/operations/chat.team.add", { key: admin.token, body: flat })
+      expect(asked.status).toBe(428)
+      expect(asked.body.human_action.say).toBe(`Approve adding ${to} to the team.`)
+      await s.console("POST", `/approvals/${asked.body.approval.id}/approve`, {})
+      const made = await s.call("POST", "/v1/operations/chat.team.add", { key: admin.token, body: flat })
+      expect(made.status).toBe(201)
+      expect(made.body.data.invitation_sent_to).toBe(to)
+      const wait = await s.call("POST", "/v1/operations/chat.team.invite", {
+        key: admin.token,
+        body: { application: app.id, member: made.body.data.id },
+      })
+      expect(wait.status).toBe(429)
+      expect(wait.body.next).toEqual({
+        operation: "chat.team.invite",
+        method: "POST",
+        path: invite(app.id, made.body.data.id),
+      })
+      // The account record holds the add, with the approval it used.
+      const audit = await s.call("GET", "/v1/account/audit", { key: admin.token })
+      const entry = audit.body.data.find((e: any) => e.action === "chat.team.add")
+      expect(entry).toMatchObject({ application_id: app.id, details: { approval: asked.body.approval.id } })
     })
   })
 

@@ -18,6 +18,7 @@ import { makeCursors } from "../pipeline/cursor.ts"
 import { notFound } from "../pipeline/errors.ts"
 import { answeredWith, type Vetted } from "../pipeline/operation.ts"
 import { base64url } from "../shared/key-mode.ts"
+import { isoMillis } from "../shared/riyadh.ts"
 import type { ApplicationId, Millis } from "../shared/brands.ts"
 import { untracedStacks } from "../shared/tracing.ts"
 import { SendFailed } from "../verify/errors.ts"
@@ -181,11 +182,7 @@ export class ChatTeam extends Effect.Service<ChatTeam>()("core/ChatTeam", {
         yield* sendInvitation(p, applicationId, member, vetted.right, `${baseUrl}${invitationPath(secret)}`).pipe(
           Effect.tapError(() => repo.restore(member)),
         )
-        return {
-          id: member.id,
-          invitation_sent_to: vetted.right,
-          invited_at: memberJson({ ...member, invitedAt: at }).invited_at,
-        }
+        return { id: member.id, invitation_sent_to: vetted.right, invited_at: isoMillis(at) }
       },
     )
 

@@ -64,6 +64,12 @@ export const Chat = {
   logRetentionMs: 90 * 24 * 60 * 60_000,
   /** A conversation without a customer message this long ends `expired` (DECISIONS 9.3). */
   conversationSilenceMs: 24 * 60 * 60_000,
+  /** A team member is invited again no sooner than this after the last invitation (DECISIONS 9.4 `invite_wait`). */
+  inviteWaitMs: 5 * 60_000,
+  /** The platform's own address its team invitations come from (docs/decisions.md, "Chat team"). */
+  invitationFrom: "team@mail.svc.sa",
+  /** A team member's `name`, in code points. */
+  memberNameMax: 100,
 } as const
 
 export const RateLimit = {

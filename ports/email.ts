@@ -19,8 +19,11 @@ export interface OutgoingEmail {
   readonly html: string | null
   /** The envelope sender (`MAIL FROM`, `Return-Path`): `b+<id>@bounces.mail.svc.sa`. */
   readonly envelopeFrom: string
-  /** The domain's DKIM key: the selector (`svc`) and the private key, PKCS#8 PEM. */
-  readonly dkim: { readonly domain: string; readonly selector: string; readonly privateKeyPem: string }
+  /**
+   * The domain's DKIM key: the selector (`svc`) and the private key, PKCS#8 PEM. Null for the platform's own mail
+   * (a team invitation from `Chat.invitationFrom`): the mail server it is handed to signs for the platform's domain.
+   */
+  readonly dkim: { readonly domain: string; readonly selector: string; readonly privateKeyPem: string } | null
 }
 
 export interface EmailReceipt {

@@ -126,12 +126,14 @@ const make = (settings: SmtpSettings) =>
             ...(email.html !== null ? { html: email.html } : {}),
             ...(email.text === null && email.html === null ? { text: "" } : {}),
             envelope: { from: email.envelopeFrom, to: [email.to] },
-            messageId: `<${email.id}@${email.dkim.domain}>`,
-            dkim: {
-              domainName: email.dkim.domain,
-              keySelector: email.dkim.selector,
-              privateKey: email.dkim.privateKeyPem,
-            },
+            messageId: `<${email.id}@${email.dkim?.domain ?? email.from.slice(email.from.lastIndexOf("@") + 1)}>`,
+            ...(email.dkim === null ? {} : {
+              dkim: {
+                domainName: email.dkim.domain,
+                keySelector: email.dkim.selector,
+                privateKey: email.dkim.privateKeyPem,
+              },
+            }),
             disableFileAccess: true,
             disableUrlAccess: true,
             signal: abort.signal,

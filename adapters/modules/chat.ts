@@ -16,6 +16,11 @@ import { chatScopes } from "../../core/chat/scopes.ts"
 import { Chat } from "../../core/chat/service.ts"
 import { AssistantStores } from "../../ports/assistant-stores.ts"
 import { ChatAttendantsRepoMemory, ChatConversationsRepoMemory, ChatMenusRepoMemory } from "../memory/chat.ts"
+import { ChatTeamRepoMemory } from "../memory/chat-team.ts"
+import { ChatTeam } from "../../core/chat/team-service.ts"
+import { teamOperations } from "../../core/chat/team-operations.ts"
+import { ChatTeamRepoSql } from "../sql/chat-team.ts"
+import { migration as team } from "../sql/migrations/chat/0003_team.ts"
 import { product } from "../product.ts"
 import { ChatAttendantsRepoSql, ChatMenusRepoSql } from "../sql/chat.ts"
 import { ChatConversationsRepoSql } from "../sql/chat-conversations.ts"
@@ -52,10 +57,16 @@ export const chatProduct = product({
   errors: chatErrors,
   scopes: chatScopes,
   tags: [{ name: "chat", description: "Conversation menus and the auto-attendant of connected apps (DECISIONS 9)." }],
-  memory: Layer.mergeAll(ChatMenusRepoMemory, ChatAttendantsRepoMemory, ChatConversationsRepoMemory),
-  sql: Layer.mergeAll(ChatMenusRepoSql, ChatAttendantsRepoSql, ChatConversationsRepoSql),
-  migrations: [menusAttendants, conversations],
-  services: () => Layer.merge(Layer.provide(Chat.Default, AssistantStoresNone), Conversations.Default),
-  operations: [...chatOperations, ...logOperations],
+  memory: Layer.mergeAll(
+    ChatMenusRepoMemory,
+    ChatAttendantsRepoMemory,
+    ChatConversationsRepoMemory,
+    ChatTeamRepoMemory,
+  ),
+  sql: Layer.mergeAll(ChatMenusRepoSql, ChatAttendantsRepoSql, ChatConversationsRepoSql, ChatTeamRepoSql),
+  migrations: [menusAttendants, conversations, team],
+  services: () =>
+    Layer.mergeAll(Layer.provide(Chat.Default, AssistantStoresNone), Conversations.Default, ChatTeam.Default),
+  operations: [...chatOperations, ...logOperations, ...teamOperations],
   jobs: conversationJobs,
 })

@@ -41,6 +41,8 @@ export interface GateRequest {
   readonly baseUrl: string
   /** The call to resend once approved (`human_action.then`). */
   readonly then: { readonly operation: string; readonly method: string; readonly path: string }
+  /** The sentence `human_action.say` relays, when the operation words its own (its `vet`). */
+  readonly say?: string
 }
 
 export class Approvals extends Effect.Service<Approvals>()("core/Approvals", {
@@ -62,7 +64,7 @@ export class Approvals extends Effect.Service<Approvals>()("core/Approvals", {
         human_action: {
           reason: "approve_operation",
           url: `${r.baseUrl}/console/approvals/${a.id}`,
-          say: `Approve ${r.operation} for ${r.who} in the console.`,
+          say: r.say ?? `Approve ${r.operation} for ${r.who} in the console.`,
           then: r.then,
         },
       })

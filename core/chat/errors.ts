@@ -1,5 +1,6 @@
 /** The error codes of the catalogue: Chat (conversation menus, auto-attendant, team). */
 import { Schema } from "effect"
+import { Next } from "../accounts/errors.ts"
 import { ApiErrorClass, Message } from "../shared/api-error.ts"
 import { ProblemSchema } from "./attendant.ts"
 
@@ -12,7 +13,18 @@ export class AttendantNotReady
     status: 422,
   }) {}
 export class NoEmail extends ApiErrorClass<NoEmail>()("no_email", Message, { status: 409 }) {}
-export class InviteWait extends ApiErrorClass<InviteWait>()("invite_wait", Message, { status: 429 }) {}
+/**
+ * Within 5 minutes of the member's last invitation (DECISIONS 9.4): `retry_after_seconds` in the body and as
+ * `Retry-After` (`retry_after`, the header's copy), and `next`, the same call (DECISIONS 10's error body).
+ */
+export class InviteWait extends ApiErrorClass<InviteWait>()("invite_wait", {
+  ...Message,
+  retry_after_seconds: Schema.Number,
+  retry_after: Schema.Number,
+  next: Next,
+}, { status: 429, headers: { retry_after: (v) => ["retry-after", String(v)] } }) {}
+/** The member accepted the invitation (status `active`): nothing to invite to (DECISIONS 10). */
+export class AlreadyJoined extends ApiErrorClass<AlreadyJoined>()("already_joined", Message, { status: 409 }) {}
 export class SelfEdit extends ApiErrorClass<SelfEdit>()("self_edit", Message, { status: 403 }) {}
 export class AboveOwnRole extends ApiErrorClass<AboveOwnRole>()("above_own_role", Message, { status: 403 }) {}
 
@@ -25,4 +37,5 @@ export const chatErrors = [
   InviteWait,
   SelfEdit,
   AboveOwnRole,
+  AlreadyJoined,
 ] as const

@@ -19,7 +19,7 @@ import type { ApprovalInput } from "../approvals/model.ts"
 import { type ApiError, InsufficientRole, notFound } from "../errors.ts"
 import { type ApplicationId, isUuid } from "../shared/brands.ts"
 import type { AccountPrincipal } from "./authenticate.ts"
-import type { AnyOperation, RawInput } from "./operation.ts"
+import type { AnyOperation, RawInput, Vetted } from "./operation.ts"
 
 export type AccountStepsServices = ApplicationsRepo | Approvals | AuditRepo | Secrets
 
@@ -68,6 +68,7 @@ export const makeAccountSteps = Effect.gen(function* () {
     op: AnyOperation,
     run: (p: AccountPrincipal, input: unknown) => Effect.Effect<O, E, R>,
     locate?: (p: AccountPrincipal, params: Readonly<Record<string, string>>) => Effect.Effect<unknown, unknown, R>,
+    vet?: (p: AccountPrincipal, input: unknown) => Effect.Effect<Vetted, unknown, R>,
   ) =>
   (p: AccountPrincipal, call: AccountCall): Effect.Effect<O, unknown, R> =>
     Effect.gen(function* () {
@@ -82,9 +83,10 @@ export const makeAccountSteps = Effect.gen(function* () {
       const raw = yield* call.input
       const input = op.decode(raw)
       if (Either.isLeft(input)) return yield* input.left
-      // 428 last.
+      // The operation's checks of its input, then 428 last (none when the call grants nothing).
+      const vetted = vet === undefined ? undefined : yield* vet(p, input.right)
       const holder = p.credential.holder
-      const used = yield* approvals.gate({
+      const used = vetted === false ? Option.none<string>() : yield* approvals.gate({
         accountId: p.account.id,
         memberId: holder?.memberId ?? null,
         who: holder?.email ?? "a member of the account",
@@ -93,6 +95,7 @@ export const makeAccountSteps = Effect.gen(function* () {
         idempotencyKey: raw.idempotencyKey ?? null,
         baseUrl: raw.baseUrl,
         then: { operation: op.name, method: op.method, path: concretePath(op.path, raw.params) },
+        ...(vetted === undefined ? {} : { say: vetted.say }),
       })
       const output = yield* run(p, input.right).pipe(
         Effect.tapError(() => Option.match(used, { onNone: () => Effect.void, onSome: approvals.release })),

@@ -32,7 +32,7 @@ import {
 import type { Handler, Params } from "./handler.ts"
 import { withIdempotency } from "./idempotency.ts"
 import { rawInputs, requireJson } from "./input.ts"
-import type { AnyOperation, Caller, PrincipalOf } from "./operation.ts"
+import type { AnyOperation, Caller, PrincipalOf, Vetted } from "./operation.ts"
 import type { ApiAnswer, ApiRequest } from "./request.ts"
 
 /** What the steps take from the platform's settings (adapters/config.ts `Settings`). */
@@ -48,6 +48,8 @@ export interface Ready {
   readonly op: AnyOperation
   readonly run: (p: any, input: unknown) => Effect.Effect<ApiAnswer, unknown, any>
   readonly locate: ((p: any, params: Params) => Effect.Effect<unknown, unknown, any>) | undefined
+  /** An account operation's checks of its input before the approval, and what the approval asks (its `vet`). */
+  readonly vet?: ((p: any, input: unknown) => Effect.Effect<Vetted, unknown, any>) | undefined
 }
 
 /** The steps after the caller's, with who is calling (`undefined` for the console and the public). */
@@ -118,8 +120,8 @@ export const makeChecks = (
     }
 
     /** The account steps; the body is read after their 404 step (DECISIONS 10). */
-    const accountOwn = ({ op, run, locate }: Ready): Then<AccountPrincipal, any> => {
-      const steps = accountSteps(op, run, locate)
+    const accountOwn = ({ op, run, locate, vet }: Ready): Then<AccountPrincipal, any> => {
+      const steps = accountSteps(op, run, locate, vet)
       return (p, req, params) => steps(p, { params, input: withRaw(op, req, params, Effect.succeed) })
     }
 
@@ -159,7 +161,9 @@ export const makeChecks = (
     }
 
     const callByName = (operations: ReadonlyArray<Ready>): Then<AccountPrincipal, any> => {
-      const byName = new Map(operations.map((r) => [r.op.name, { r, steps: accountSteps(r.op, r.run, r.locate) }]))
+      const byName = new Map(
+        operations.map((r) => [r.op.name, { r, steps: accountSteps(r.op, r.run, r.locate, r.vet) }]),
+      )
       // 404 unknown_operation and 403 before the body is read; then its path's ids, the route's 404 step, and
       // only then the fields the operation does not take (DECISIONS 10).
       const call: CallByName = (p, name, req) => {

@@ -7,7 +7,12 @@
 import { Clock, Effect, Either, Exit } from "effect"
 import { IdempotencyRepo } from "../../ports/store/idempotency.ts"
 import { Secrets } from "../../ports/secrets.ts"
-import { IdempotencyInProgress, IdempotencyKeyReused, InvalidRequest } from "../errors.ts"
+import {
+  IdempotencyInProgress,
+  IdempotencyKeyReused,
+  IdempotencySecretNotReplayable,
+  InvalidRequest,
+} from "../errors.ts"
 import { Idempotency } from "../limits.ts"
 import { parseIdempotencyKey } from "../shared/idempotency-key.ts"
 import type { ApiAnswer, ApiRequest } from "./request.ts"
@@ -16,13 +21,19 @@ const writes = new Set(["POST", "PUT", "PATCH", "DELETE"])
 
 const is2xx = (status: number) => status >= 200 && status < 300
 
+/**
+ * What is kept of an answer that carried a secret shown once (`ApiAnswer.secretOf`): its status is this, and its
+ * body only the id of what was made, so a replay answers `409 idempotency_secret_not_replayable` (DECISIONS 10).
+ */
+const secretKept = 409
+
 export const withIdempotency = <E, R>(
   req: ApiRequest,
   scope: string,
   run: Effect.Effect<ApiAnswer, E, R>,
 ): Effect.Effect<
   ApiAnswer,
-  E | InvalidRequest | IdempotencyInProgress | IdempotencyKeyReused,
+  E | InvalidRequest | IdempotencyInProgress | IdempotencyKeyReused | IdempotencySecretNotReplayable,
   R | Secrets | IdempotencyRepo
 > => {
   const raw = req.header("idempotency-key")
@@ -47,6 +58,9 @@ export const withIdempotency = <E, R>(
     const claim = yield* repo.claim({ scope, key, fingerprint, now, expiresAt: now + Idempotency.inProgressLeaseMs })
     switch (claim._tag) {
       case "Replay":
+        if (claim.answer.status === secretKept) {
+          return yield* new IdempotencySecretNotReplayable({ id: (JSON.parse(claim.answer.body) as { id: string }).id })
+        }
         return {
           status: claim.answer.status,
           body: JSON.parse(claim.answer.body) as unknown,
@@ -63,7 +77,9 @@ export const withIdempotency = <E, R>(
               ? repo.complete(
                 scope,
                 key,
-                { status: exit.value.status, body: JSON.stringify(exit.value.body) },
+                exit.value.secretOf === undefined
+                  ? { status: exit.value.status, body: JSON.stringify(exit.value.body) }
+                  : { status: secretKept, body: JSON.stringify({ id: exit.value.secretOf }) },
                 now + Idempotency.ttlMs,
               )
               : repo.release(scope, key)

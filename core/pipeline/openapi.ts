@@ -26,6 +26,7 @@ const errorBodySchema = (c: ErrorClass): Schema.Schema<any, any> => {
 const headerNames: Partial<Record<string, ReadonlyArray<string>>> = {
   too_many_requests: ["Retry-After"],
   store_unavailable: ["Retry-After"],
+  invite_wait: ["Retry-After"],
   insufficient_scope: ["WWW-Authenticate"],
 }
 

@@ -185,7 +185,27 @@ export interface Operation<
     principal: PrincipalOf<C>,
     params: Readonly<Record<string, string>>,
   ) => Effect.Effect<unknown, NoInfer<ErrorsOf<Errors, C>>, R>
+  /**
+   * An account operation's own checks of its decoded input that come before `428 approval_required` (DECISIONS 10:
+   * approval last), and what its approval asks: `{ say }`, the sentence `human_action` relays ("Approve adding
+   * sara@shop.sa to the team."), or `false` when this call grants nothing and needs no approval (DECISIONS 17:
+   * adding someone already in the team).
+   */
+  readonly vet?: (
+    service: Service,
+    principal: PrincipalOf<C>,
+    input: Input,
+  ) => Effect.Effect<Vetted, NoInfer<ErrorsOf<Errors, C>>, R>
+  /**
+   * The id of what was made when a success carries a secret shown once (a team member's `invitation_url`): a
+   * replay under the same `Idempotency-Key` answers `409 idempotency_secret_not_replayable` with that `id` instead
+   * of the secret (DECISIONS 10).
+   */
+  readonly secretOf?: (output: Output) => string | undefined
 }
+
+/** What an operation's `vet` lets through: the approval's sentence, or no approval needed. */
+export type Vetted = { readonly say: string } | false
 
 /** An operation of any types, as the route table and the document take them. */
 export type AnyOperation = Operation<any, any, any, any, string, string, any, any>

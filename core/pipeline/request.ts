@@ -27,6 +27,11 @@ export interface ApiAnswer {
   /** Written as JSON; a `Uint8Array` is written as it is (its type in `headers["content-type"]`). */
   readonly body: unknown
   readonly headers?: Record<string, string>
+  /**
+   * The id of what was made when the body carries a secret shown once: `Idempotency-Key` keeps no copy of it,
+   * and a replay answers `409 idempotency_secret_not_replayable` with this id (core/pipeline/idempotency.ts).
+   */
+  readonly secretOf?: string
 }
 
 export const ok = (body: unknown, status = 200): ApiAnswer => ({ status, body })

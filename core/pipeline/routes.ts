@@ -37,10 +37,20 @@ const readyOf = (op: AnyOperation): Effect.Effect<Ready, never, any> =>
     // An operation that answers bytes (`produces`) returns its whole answer: status, headers, body.
     const render = op.produces !== undefined ? (answer: unknown) => answer as ApiAnswer : renderOf(op.answer ?? bare)
     const locate = op.locate
+    const vet = op.vet
+    const secretOf = op.secretOf
     return {
       op,
-      run: (p, input) => Effect.map(op.run(service, p, input), render),
+      run: secretOf === undefined
+        ? (p, input) => Effect.map(op.run(service, p, input), render)
+        : (p, input) =>
+          Effect.map(op.run(service, p, input), (output) => {
+            const answer = render(output)
+            const secret = secretOf(isAnsweredWith(output) ? output.output : output)
+            return secret === undefined ? answer : { ...answer, secretOf: secret }
+          }),
       locate: locate === undefined ? undefined : (p, params) => locate(service, p, params),
+      vet: vet === undefined ? undefined : (p, input) => vet(service, p, input),
     }
   })
 

@@ -21,8 +21,14 @@ import { ChatAttendantsRepoSql, ChatMenusRepoSql } from "../sql/chat.ts"
 import { ChatConversationsRepoSql } from "../sql/chat-conversations.ts"
 import { migration as menusAttendants } from "../sql/migrations/chat/0001_menus_attendants.ts"
 import { migration as conversations } from "../sql/migrations/chat/0002_conversations.ts"
+import { migration as stores } from "../sql/migrations/chat/0004_stores.ts"
+import { AssistantStoresLive, ChatStores } from "../../core/chat/stores.ts"
+import { storesConsoleOperations, storesOperations } from "../../core/chat/stores-operations.ts"
+import { ChatStoresRepo } from "../../ports/store/chat-stores.ts"
+import { ChatStoresRepoMemory } from "../memory/chat-stores.ts"
+import { ChatStoresRepoSql } from "../sql/chat-stores.ts"
 
-/** No online store can be connected yet (the store assistant comes later): every `assistant` choice is `no_assistant`. */
+/** No online store is ever connected: every `assistant` choice is `no_assistant` (the frame's tests; an embedder). */
 export const AssistantStoresNone = Layer.succeed(AssistantStores, { connected: () => Effect.succeed(false) })
 
 /**
@@ -47,15 +53,28 @@ const conversationJobs: Effect.Effect<ReadonlyArray<Job>, never, Conversations |
     ]
   })
 
+/** Connected stores are read again every 6 hours of platform time: the job falls due when the earliest store does. */
+const storeJobs: Effect.Effect<ReadonlyArray<Job>, never, ChatStores | ChatStoresRepo> = Effect.gen(function* () {
+  const service = yield* ChatStores
+  const repo = yield* ChatStoresRepo
+  return [{ name: "chat.stores.read", nextDue: repo.earliestDue, run: service.readDue() }]
+})
+
 export const chatProduct = product({
   name: "chat",
   errors: chatErrors,
   scopes: chatScopes,
   tags: [{ name: "chat", description: "Conversation menus and the auto-attendant of connected apps (DECISIONS 9)." }],
-  memory: Layer.mergeAll(ChatMenusRepoMemory, ChatAttendantsRepoMemory, ChatConversationsRepoMemory),
-  sql: Layer.mergeAll(ChatMenusRepoSql, ChatAttendantsRepoSql, ChatConversationsRepoSql),
-  migrations: [menusAttendants, conversations],
-  services: () => Layer.merge(Layer.provide(Chat.Default, AssistantStoresNone), Conversations.Default),
-  operations: [...chatOperations, ...logOperations],
-  jobs: conversationJobs,
+  memory: Layer.mergeAll(
+    ChatMenusRepoMemory,
+    ChatAttendantsRepoMemory,
+    ChatConversationsRepoMemory,
+    ChatStoresRepoMemory,
+  ),
+  sql: Layer.mergeAll(ChatMenusRepoSql, ChatAttendantsRepoSql, ChatConversationsRepoSql, ChatStoresRepoSql),
+  migrations: [menusAttendants, conversations, stores],
+  services: () =>
+    Layer.mergeAll(Layer.provide(Chat.Default, AssistantStoresLive), Conversations.Default, ChatStores.Default),
+  operations: [...chatOperations, ...logOperations, ...storesOperations, ...storesConsoleOperations],
+  jobs: Effect.zipWith(conversationJobs, storeJobs, (a, b) => [...a, ...b]),
 })

@@ -14,6 +14,9 @@ export class AttendantNotReady
 export class NoEmail extends ApiErrorClass<NoEmail>()("no_email", Message, { status: 409 }) {}
 export class InviteWait extends ApiErrorClass<InviteWait>()("invite_wait", Message, { status: 429 }) {}
 export class SelfEdit extends ApiErrorClass<SelfEdit>()("self_edit", Message, { status: 403 }) {}
+/** The store's platform did not answer the read at its connection (DECISIONS 9.5): nothing was connected. */
+export class StorePlatformUnreachable
+  extends ApiErrorClass<StorePlatformUnreachable>()("store_unreachable", Message, { status: 502 }) {}
 export class AboveOwnRole extends ApiErrorClass<AboveOwnRole>()("above_own_role", Message, { status: 403 }) {}
 
 /** Every code of this part of the catalogue (core/errors.ts merges them). */
@@ -25,4 +28,5 @@ export const chatErrors = [
   InviteWait,
   SelfEdit,
   AboveOwnRole,
+  StorePlatformUnreachable,
 ] as const

@@ -15,6 +15,7 @@ import {
 } from "../../../ports/store/chat.ts"
 import { Transactor } from "../../../ports/store/transactor.ts"
 import { type ContractOptions, isDefect, type It, uuid } from "../fixtures.ts"
+import { chatStoresContract } from "../chat-stores-contract.ts"
 
 const menu = (over: Partial<ChatMenu> = {}): ChatMenu => ({
   id: uuid(),
@@ -272,4 +273,5 @@ export const contract = (it: It, options: ContractOptions) => {
       assert.deepStrictEqual(yield* left(ended.applicationId), [])
       assert.deepStrictEqual(yield* left(old.applicationId), [old])
     }))
+  chatStoresContract(it)
 }

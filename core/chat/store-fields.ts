@@ -44,6 +44,14 @@ export const StoreOutput = Schema.Struct({
   application_id: Schema.UUID,
 }).annotations({ identifier: "Store" })
 
+/** A product as the assistant store read shows it: an agent's read leaves its price out (DECISIONS 18). */
+const ShownProduct = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  price_halalas: Schema.optional(Schema.Int).annotations({ description: "Not shown to agents" }),
+  available: Schema.Boolean,
+}).annotations({ identifier: "AssistantStoreProduct" })
+
 export const AssistantStoreOutput = Schema.Struct({
   connected: Schema.Boolean,
   store: Schema.NullOr(Schema.Struct({
@@ -52,7 +60,7 @@ export const AssistantStoreOutput = Schema.Struct({
     name: Schema.String,
     url: Schema.NullOr(Schema.String),
   })),
-  products: Schema.Array(ProductOutput).annotations({ description: `The first ${Limits.productsShown}` }),
+  products: Schema.Array(ShownProduct).annotations({ description: `The first ${Limits.productsShown}` }),
   products_total: Schema.Int,
   products_read_at: Schema.NullOr(Schema.String),
   tools: ToolsOutput,

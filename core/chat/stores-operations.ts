@@ -92,7 +92,8 @@ export const storesOperations = [
     summary: "The assistant store read: whether a store is connected, its first 50 products and when they were " +
       "last read, and which store tools are on.",
     returns: "{ connected, store: { id, platform, name, url } or null, products (the first 50: id, name, " +
-      "price_halalas, available), products_total, products_read_at, tools: { orders, order_status, products } }.",
+      "price_halalas (not for agents), available), products_total, products_read_at, tools: { orders, " +
+      "order_status, products } }.",
     method: "GET",
     path: "/v1/applications/{application}/assistant/store",
     caller: everyRole,
@@ -103,7 +104,7 @@ export const storesOperations = [
     errors: [],
     idempotent: false,
     service: ChatStores,
-    run: (s, _, input) => s.show(input.params.application),
+    run: (s, p, input) => s.show(p, input.params.application),
   }),
 ] as const satisfies ReadonlyArray<AnyOperation>
 

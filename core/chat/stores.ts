@@ -9,6 +9,7 @@ import { ChatNetwork } from "../../ports/chat-network.ts"
 import { Secrets } from "../../ports/secrets.ts"
 import { ChatStoresRepo } from "../../ports/store/chat-stores.ts"
 import { type StoreAddress, type StorePlatformCode, StorePlatforms } from "../../ports/store-platforms.ts"
+import { roleLimited } from "../accounts/callers.ts"
 import type { Next } from "../accounts/errors.ts"
 import { keysetPage, type ListQuery } from "../accounts/lists.ts"
 import { Console } from "../console/service.ts"
@@ -132,9 +133,10 @@ export class ChatStores extends Effect.Service<ChatStores>()("core/ChatStores", 
         })
       })
 
-    const show = Effect.fn("ChatStores.show", untracedStacks)(function* (applicationId: string) {
+    /** An agent reads it without the prices (`*_halalas`: DECISIONS 18, core/accounts/callers.ts `roleLimited`). */
+    const show = Effect.fn("ChatStores.show", untracedStacks)(function* (p: AccountPrincipal, applicationId: string) {
       if (!isUuid(applicationId)) return yield* notFound
-      return yield* readOf(applicationId as ChatStore["applicationId"])
+      return roleLimited(p, yield* readOf(applicationId as ChatStore["applicationId"]))
     })
 
     /** Console: switches the assistant's store tools (those not given keep their state); answers the store read. */

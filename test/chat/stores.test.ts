@@ -128,6 +128,15 @@ onEveryStore((server) => {
       expect((await read()).tools).toEqual({ orders: false, order_status: true, products: false })
     })
 
+    it("an agent reads it without the prices (role-limited facts stay limited everywhere)", async () => {
+      const { s, account, app } = await setup({ count: 2 })
+      const agent = await tokenOf(s, account.id, "agent")
+      const res = await s.call("GET", `/v1/applications/${app.id}/assistant/store`, { key: agent })
+      expect(res.status).toBe(200)
+      expect(res.body.data.products).toEqual(products(2).map(({ price_halalas: _, ...rest }) => rest))
+      expect(JSON.stringify(res.body)).not.toMatch(/_halalas/)
+    })
+
     it("another account's application: 404 not_found", async () => {
       const { s, app } = await setup()
       const stranger = await setupApplication(s)

@@ -5,7 +5,9 @@
  */
 import { afterEach, describe, expect, it } from "vitest"
 import { halalasOfAmount } from "../../adapters/stores/http.ts"
-import { Option } from "effect"
+import { Effect, Option } from "effect"
+import { ChatStoresRepo } from "../../ports/store/chat-stores.ts"
+import { setupApplication, startServer } from "../support/server.ts"
 import { type Answer, readThrough, type Seen, type StandIn, standIn } from "./store-standin.ts"
 
 const token = "salla-access-token"
@@ -145,5 +147,47 @@ describe("amounts as halalas", () => {
     expect([-1, "1e3", "", null, "free", Number.NaN].map((a) => Option.isNone(halalasOfAmount(a)))).toEqual(
       [true, true, true, true, true, true],
     )
+  })
+})
+
+describe("STORE_PROVIDER=live: a Salla store connected in the console with the merchant's token", () => {
+  it("is read with the token at connection and 6 hours later; the token is kept sealed and never answered", async () => {
+    server = await standIn(salla())
+    const previous = process.env.SALLA_API_URL
+    process.env.SALLA_API_URL = server.url
+    const s = await startServer({ storeProvider: "live" })
+    try {
+      const { app, account } = await setupApplication(s)
+      const res = await s.call("POST", `/console/v1/applications/${app.id}/stores`, {
+        key: s.consoleToken,
+        body: { platform: "salla", ref: "1305146709", token },
+      })
+      expect(res.status).toBe(201)
+      expect(res.body.data).toEqual({
+        id: expect.any(String),
+        platform: "salla",
+        ref: "1305146709",
+        name: "متجر التمور",
+      })
+      const held = await s.platform.runtime.runPromise(
+        Effect.flatMap(ChatStoresRepo, (r) => r.get(res.body.data.id)),
+      )
+      const sealed = Option.getOrThrow(held).tokenSealed
+      expect(sealed).not.toBeNull()
+      expect(sealed).not.toContain(token)
+      const owner = (await s.console("POST", `/accounts/${account.id}/account-tokens`, {})).token
+      const shown = await s.call("GET", `/v1/applications/${app.id}/assistant/store`, { key: owner })
+      expect(shown.body.data.products_total).toBe(4)
+      const listed = await s.call("GET", "/v1/stores", { key: owner })
+      expect(JSON.stringify([res.body, shown.body, listed.body])).not.toContain(token)
+      const calls = server.seen.length
+      await s.console("POST", "/simulator/clock", { advance_ms: 6 * 3_600_000 })
+      expect(server.seen.length).toBe(calls * 2)
+      expect(server.seen.every((x) => x.headers.authorization === `Bearer ${token}`)).toBe(true)
+    } finally {
+      await s.close()
+      if (previous === undefined) delete process.env.SALLA_API_URL
+      else process.env.SALLA_API_URL = previous
+    }
   })
 })

@@ -270,6 +270,46 @@ onEveryStore((server) => {
     })
   })
 
+  describe("the catalogue and call by name (DECISIONS 10)", () => {
+    it("the three operations are listed with their roles; each answers by name as by its route", async () => {
+      const { s, app, token, connected } = await setup()
+      const catalogue = (await s.call("GET", "/v1/operations?limit=100", { key: token })).body.data as Array<any>
+      const row = (name: string) => catalogue.find((o) => o.name === name)
+      expect(row("stores.list")).toMatchObject({
+        method: "GET",
+        path: "/v1/stores",
+        roles: ["owner", "admin", "agent"],
+      })
+      expect(row("stores.templates.refresh")).toMatchObject({
+        method: "POST",
+        path: "/v1/stores/{platform}/{store}/templates/refresh",
+        roles: ["owner", "admin"],
+        idempotent: true,
+      })
+      expect(row("assistant.store.show")).toMatchObject({
+        method: "GET",
+        path: "/v1/applications/{application}/assistant/store",
+        roles: ["owner", "admin", "agent"],
+      })
+      const id = connected!.body.data.id
+      const byName = await s.call("POST", "/v1/operations/stores.templates.refresh", {
+        key: token,
+        body: { platform: "salla", store: id },
+      })
+      expect([byName.status, byName.body.data.store_id, byName.body.next.operation]).toEqual([200, id, "stores.list"])
+      const wrong = await s.call("POST", "/v1/operations/stores.templates.refresh", {
+        key: token,
+        body: { platform: "zid", store: id },
+      })
+      expect(wrong.status).toBe(404)
+      const shown = await s.call("POST", "/v1/operations/assistant.store.show", {
+        key: token,
+        body: { application: app.id },
+      })
+      expect([shown.status, shown.body.data.store.id]).toEqual([200, id])
+    })
+  })
+
   describe("an assistant choice is no_assistant only while the application has no connected store", () => {
     it("the problem goes once a store is connected", async () => {
       const s = server()

@@ -193,7 +193,7 @@ export class ChatStores extends Effect.Service<ChatStores>()("core/ChatStores", 
             },
           })
         }
-        const templates = yield* Effect.mapError(network.templates(store.applicationId), unavailable)
+        const templates = yield* Effect.mapError(network.templates(store.applicationId, { fresh: true }), unavailable)
         return {
           data: {
             store_id: store.id,

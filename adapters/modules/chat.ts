@@ -14,7 +14,6 @@ import { chatErrors } from "../../core/chat/errors.ts"
 import { chatOperations } from "../../core/chat/operations.ts"
 import { chatScopes } from "../../core/chat/scopes.ts"
 import { Chat } from "../../core/chat/service.ts"
-import { AssistantStores } from "../../ports/assistant-stores.ts"
 import { ChatAttendantsRepoMemory, ChatConversationsRepoMemory, ChatMenusRepoMemory } from "../memory/chat.ts"
 import { product } from "../product.ts"
 import { ChatAttendantsRepoSql, ChatMenusRepoSql } from "../sql/chat.ts"
@@ -27,9 +26,6 @@ import { storesConsoleOperations, storesOperations } from "../../core/chat/store
 import { ChatStoresRepo } from "../../ports/store/chat-stores.ts"
 import { ChatStoresRepoMemory } from "../memory/chat-stores.ts"
 import { ChatStoresRepoSql } from "../sql/chat-stores.ts"
-
-/** No online store is ever connected: every `assistant` choice is `no_assistant` (the frame's tests; an embedder). */
-export const AssistantStoresNone = Layer.succeed(AssistantStores, { connected: () => Effect.succeed(false) })
 
 /**
  * Conversations end 24 hours after the customer's last message (`expired`) and are deleted 90 days after they

@@ -11,6 +11,9 @@ import type { CloudApiConfig, CloudApiNumber } from "./chat/cloud-api.ts"
 import type { UnifonicConfig } from "./sms/unifonic.ts"
 import { Email as EmailLimits } from "../core/limits.ts"
 import { smtpSettingsFromEnv } from "./email/smtp.ts"
+import { LiveStoresConfigFromEnv } from "./stores/live.ts"
+import { SALLA_DEFAULT_API_URL } from "./stores/salla.ts"
+import { ZID_DEFAULT_API_URL } from "./stores/zid.ts"
 
 /** A setting the environment gives a value that is not accepted (or a required one it does not give). */
 export class SettingRefused extends Data.TaggedError("SettingRefused")<{
@@ -108,6 +111,7 @@ export const chatProviders = ["simulator", "whatsapp_cloud"] as const
 export const emailProviders = ["simulator", "smtp"] as const
 export const dnsProviders = ["simulator", "system"] as const
 export const paymentProviders = ["simulator"] as const
+export const storeProviders = ["simulator", "live"] as const
 const quoted = (values: ReadonlyArray<string>) => values.map((v) => `"${v}"`).join(" or ")
 
 /** Every setting of the standalone server, one entry each. */
@@ -178,6 +182,12 @@ export const settingsTable = {
     accepts: `${quoted(dnsProviders)} (where sender domains' DNS records are read)`,
     default: "simulator",
     config: oneOf("DNS_PROVIDER", dnsProviders, "simulator"),
+  }),
+  storeProvider: entry({
+    env: "STORE_PROVIDER",
+    accepts: `${quoted(storeProviders)} (where connected online stores are read: Salla and Zid)`,
+    default: "simulator",
+    config: oneOf("STORE_PROVIDER", storeProviders, "simulator"),
   }),
   platformDomains: entry({
     env: "PLATFORM_DOMAINS",
@@ -340,6 +350,19 @@ export const providerSettings: Readonly<Record<string, Readonly<Record<string, P
       },
     },
   },
+  STORE_PROVIDER: {
+    live: {
+      config: LiveStoresConfigFromEnv,
+      variables: {
+        SALLA_API_URL: { accepts: `an https URL (default ${SALLA_DEFAULT_API_URL})` },
+        ZID_API_URL: { accepts: `an https URL (default ${ZID_DEFAULT_API_URL})` },
+        ZID_AUTHORIZATION: {
+          accepts: "the partner app's Authorization token from Zid (unset: Zid stores cannot be read)",
+          secret: true,
+        },
+      },
+    },
+  },
   CHAT_PROVIDER: {
     whatsapp_cloud: {
       config: CloudApiConfigFromEnv,
@@ -359,7 +382,7 @@ export const providerSettings: Readonly<Record<string, Readonly<Record<string, P
 type Table = typeof settingsTable
 type Read = { readonly [K in keyof Table]: Config.Config.Success<Table[K]["config"]> }
 
-type Providers = "smsProvider" | "chatProvider" | "emailProvider" | "dnsProvider" | "paymentProvider"
+type Providers = "smsProvider" | "chatProvider" | "emailProvider" | "dnsProvider" | "paymentProvider" | "storeProvider"
 
 export interface Settings extends Omit<Read, "webhookAllowPrivate" | "consoleToken" | "publicUrl" | Providers> {
   /** A provider's name; the standalone server accepts the table's, an embedder's products may offer others. */
@@ -368,6 +391,8 @@ export interface Settings extends Omit<Read, "webhookAllowPrivate" | "consoleTok
   readonly emailProvider: string
   readonly dnsProvider: string
   readonly paymentProvider: string
+  /** Where connected online stores are read; unset (an embedder's settings) is the simulator. */
+  readonly storeProvider?: string
   readonly consoleToken: string
   /** True when CONSOLE_TOKEN was not given and one was generated. */
   readonly consoleTokenGenerated: boolean
@@ -445,6 +470,7 @@ export const settingsFromEnv: Effect.Effect<Settings, SettingRefused> = Effect.g
   yield* readProvider("CHAT_PROVIDER", r.chatProvider)
   yield* readProvider("EMAIL_PROVIDER", r.emailProvider)
   yield* readProvider("PAYMENT_PROVIDER", r.paymentProvider)
+  yield* readProvider("STORE_PROVIDER", r.storeProvider)
   const { consoleToken, webhookAllowPrivate, publicUrl, ...rest } = r
   return {
     ...rest,

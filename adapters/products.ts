@@ -40,6 +40,8 @@ import { dnsSimulatorProduct, emailProviderSimulatorProduct, emailSimulatorProdu
 import { chatProduct } from "./modules/chat.ts"
 import { chatNetworkProduct } from "./modules/chat-network.ts"
 import { chatmsgSimulatorProduct } from "./modules/chatmsg-simulator.ts"
+import { storePlatformsProduct } from "./modules/store-platforms.ts"
+import { storeSimulatorProduct } from "./modules/store-simulator.ts"
 
 /** What every product's services are given besides the store and the services of the products before it. */
 export type PlatformPorts = Secrets | SmsGateway | PlatformConfig | Scopes | AccountCatalogue
@@ -63,6 +65,7 @@ export const products = productList([
   notificationsProduct,
   emailDeliveryProduct,
   emailProduct,
+  storePlatformsProduct,
   chatProduct,
   usageProduct,
   partnerProduct,
@@ -73,6 +76,7 @@ export const products = productList([
   emailSimulatorProduct,
   emailProviderSimulatorProduct,
   dnsSimulatorProduct,
+  storeSimulatorProduct,
   clockSimulatorProduct,
 ])
 

@@ -231,3 +231,17 @@ export const Retention = {
   /** The SMS simulator's log (only while it is selected): 7 days. */
   simulatorLogMs: 7 * 24 * 60 * 60_000,
 } as const
+
+/** The store assistant (DECISIONS 9.5). */
+export const Stores = {
+  /** Products an assistant store read shows; `products_total` counts them all. */
+  productsShown: 50,
+  /** A connected store's products are read again every 6 hours of platform time. */
+  readEveryMs: 6 * 3_600_000,
+  /** Stores read by one run of the read job before it looks again. */
+  readBatch: 20,
+  /** A store's reference on its platform: 1 to 128 of `[A-Za-z0-9._-]`. */
+  refMax: 128,
+  /** A merchant's access token, as the console gives it. */
+  tokenMax: 4096,
+} as const

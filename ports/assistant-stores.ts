@@ -1,7 +1,7 @@
 /**
  * Whether an application has an online store connected for the assistant (DECISIONS 9.5): an `assistant` choice
- * of the attendant's menu needs one (`no_assistant`). No store can be connected yet (the store assistant comes
- * later): adapters/modules/chat.ts's `AssistantStoresNone` answers false for every application until then.
+ * of the attendant's menu needs one (`no_assistant`). Chat answers it from its connected stores
+ * (core/chat/stores.ts `AssistantStoresLive`).
  */
 import { Context, type Effect } from "effect"
 import type { ApplicationId } from "../core/shared/brands.ts"

@@ -102,9 +102,13 @@ export interface NetworkWebhookAnswer {
 export class ChatNetwork extends Context.Tag("ports/ChatNetwork")<ChatNetwork, {
   /** The application's number, none when none is attached. */
   readonly number: (application: ApplicationId) => Effect.Effect<Option.Option<ChatNumber>, ChatNetworkUnavailable>
-  /** Every template of the application's number, every language (a real adapter caches the list ≤ 5 minutes). */
+  /**
+   * Every template of the application's number, every language (a real adapter caches the list ≤ 5 minutes;
+   * `fresh`: read from the network whatever the cache holds, and cache that: a store's templates refresh).
+   */
   readonly templates: (
     application: ApplicationId,
+    options?: { readonly fresh?: boolean },
   ) => Effect.Effect<ReadonlyArray<NetworkTemplate>, ChatNetworkUnavailable>
   /**
    * Submits a new template language (`create`) or an edit of one (`edit`): it is `pending` on the network

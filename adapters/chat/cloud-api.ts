@@ -215,13 +215,14 @@ export const make = (config: CloudApiConfig): Effect.Effect<ChatNetwork["Type"],
         return yield* Effect.fail(new ChatNetworkUnavailable({ message: "the template list has too many pages" }))
       })
 
-    const templates = (application: ApplicationId) =>
+    const templates = (application: ApplicationId, options?: { readonly fresh?: boolean }) =>
       Effect.gen(function* () {
         const n = Option.getOrUndefined(numberOf(application))
         if (n === undefined) return []
         const now = yield* Clock.currentTimeMillis
         const held = (yield* Ref.get(cache)).get(application)
-        if (held !== undefined && now - held.at < Duration.toMillis(TEMPLATES_CACHE_TTL)) return held.rows
+        const cached = held !== undefined && now - held.at < Duration.toMillis(TEMPLATES_CACHE_TTL)
+        if (cached && options?.fresh !== true) return held.rows
         const fetched = yield* rows(n.wabaId, {
           fields: "id,name,language,status,category,components,rejected_reason",
         })

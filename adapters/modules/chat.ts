@@ -14,7 +14,6 @@ import { chatErrors } from "../../core/chat/errors.ts"
 import { chatOperations } from "../../core/chat/operations.ts"
 import { chatScopes } from "../../core/chat/scopes.ts"
 import { Chat } from "../../core/chat/service.ts"
-import { AssistantStores } from "../../ports/assistant-stores.ts"
 import { ChatAttendantsRepoMemory, ChatConversationsRepoMemory, ChatMenusRepoMemory } from "../memory/chat.ts"
 import { ChatTeamRepoMemory } from "../memory/chat-team.ts"
 import { ChatTeam } from "../../core/chat/team-service.ts"
@@ -26,9 +25,12 @@ import { ChatAttendantsRepoSql, ChatMenusRepoSql } from "../sql/chat.ts"
 import { ChatConversationsRepoSql } from "../sql/chat-conversations.ts"
 import { migration as menusAttendants } from "../sql/migrations/chat/0001_menus_attendants.ts"
 import { migration as conversations } from "../sql/migrations/chat/0002_conversations.ts"
-
-/** No online store can be connected yet (the store assistant comes later): every `assistant` choice is `no_assistant`. */
-export const AssistantStoresNone = Layer.succeed(AssistantStores, { connected: () => Effect.succeed(false) })
+import { migration as stores } from "../sql/migrations/chat/0004_stores.ts"
+import { AssistantStoresLive, ChatStores } from "../../core/chat/stores.ts"
+import { storesConsoleOperations, storesOperations } from "../../core/chat/stores-operations.ts"
+import { ChatStoresRepo } from "../../ports/store/chat-stores.ts"
+import { ChatStoresRepoMemory } from "../memory/chat-stores.ts"
+import { ChatStoresRepoSql } from "../sql/chat-stores.ts"
 
 /**
  * Conversations end 24 hours after the customer's last message (`expired`) and are deleted 90 days after they
@@ -52,6 +54,13 @@ const conversationJobs: Effect.Effect<ReadonlyArray<Job>, never, Conversations |
     ]
   })
 
+/** Connected stores are read again every 6 hours of platform time: the job falls due when the earliest store does. */
+const storeJobs: Effect.Effect<ReadonlyArray<Job>, never, ChatStores | ChatStoresRepo> = Effect.gen(function* () {
+  const service = yield* ChatStores
+  const repo = yield* ChatStoresRepo
+  return [{ name: "chat.stores.read", nextDue: repo.earliestDue, run: service.readDue() }]
+})
+
 export const chatProduct = product({
   name: "chat",
   errors: chatErrors,
@@ -62,11 +71,29 @@ export const chatProduct = product({
     ChatAttendantsRepoMemory,
     ChatConversationsRepoMemory,
     ChatTeamRepoMemory,
+    ChatStoresRepoMemory,
   ),
-  sql: Layer.mergeAll(ChatMenusRepoSql, ChatAttendantsRepoSql, ChatConversationsRepoSql, ChatTeamRepoSql),
-  migrations: [menusAttendants, conversations, team],
+  sql: Layer.mergeAll(
+    ChatMenusRepoSql,
+    ChatAttendantsRepoSql,
+    ChatConversationsRepoSql,
+    ChatTeamRepoSql,
+    ChatStoresRepoSql,
+  ),
+  migrations: [menusAttendants, conversations, team, stores],
   services: () =>
-    Layer.mergeAll(Layer.provide(Chat.Default, AssistantStoresNone), Conversations.Default, ChatTeam.Default),
-  operations: [...chatOperations, ...logOperations, ...teamOperations],
-  jobs: conversationJobs,
+    Layer.mergeAll(
+      Layer.provide(Chat.Default, AssistantStoresLive),
+      Conversations.Default,
+      ChatTeam.Default,
+      ChatStores.Default,
+    ),
+  operations: [
+    ...chatOperations,
+    ...logOperations,
+    ...teamOperations,
+    ...storesOperations,
+    ...storesConsoleOperations,
+  ],
+  jobs: Effect.zipWith(conversationJobs, storeJobs, (a, b) => [...a, ...b]),
 })

@@ -26,6 +26,9 @@ export class InviteWait extends ApiErrorClass<InviteWait>()("invite_wait", {
 /** The member accepted the invitation (status `active`): nothing to invite to (DECISIONS 10). */
 export class AlreadyJoined extends ApiErrorClass<AlreadyJoined>()("already_joined", Message, { status: 409 }) {}
 export class SelfEdit extends ApiErrorClass<SelfEdit>()("self_edit", Message, { status: 403 }) {}
+/** The store's platform did not answer the read at its connection (DECISIONS 9.5): nothing was connected. */
+export class StorePlatformUnreachable
+  extends ApiErrorClass<StorePlatformUnreachable>()("store_platform_unreachable", Message, { status: 502 }) {}
 export class AboveOwnRole extends ApiErrorClass<AboveOwnRole>()("above_own_role", Message, { status: 403 }) {}
 
 /** Every code of this part of the catalogue (core/errors.ts merges them). */
@@ -38,4 +41,5 @@ export const chatErrors = [
   SelfEdit,
   AboveOwnRole,
   AlreadyJoined,
+  StorePlatformUnreachable,
 ] as const

@@ -375,6 +375,18 @@ describe("the template list is cached per application for at most 5 minutes (Tes
       expect(Duration.toMillis(TEMPLATES_CACHE_TTL)).toBe(5 * 60_000)
     }))
 
+  it.effect("`fresh` (a store's templates refresh) reads the network within the 5 minutes, and caches what it read", () =>
+    Effect.gen(function* () {
+      const chat = yield* network()
+      yield* chat.templates(APP)
+      standIn.putTemplate("2001", row({ name: "approved_meanwhile" }))
+      expect(names(yield* chat.templates(APP))).not.toContain("approved_meanwhile")
+      expect(names(yield* chat.templates(APP, { fresh: true }))).toContain("approved_meanwhile")
+      const before = standIn.requests.length
+      expect(names(yield* chat.templates(APP))).toContain("approved_meanwhile")
+      expect(standIn.requests.length).toBe(before)
+    }))
+
   it.effect("a write through the adapter clears that application's copy at once", () =>
     Effect.gen(function* () {
       const chat = yield* network()

@@ -16,6 +16,7 @@ import {
 import { Transactor } from "../../../ports/store/transactor.ts"
 import { type ContractOptions, isDefect, type It, uuid } from "../fixtures.ts"
 import { teamContract } from "./chat-team.ts"
+import { chatStoresContract } from "../chat-stores-contract.ts"
 
 const menu = (over: Partial<ChatMenu> = {}): ChatMenu => ({
   id: uuid(),
@@ -275,4 +276,5 @@ export const contract = (it: It, options: ContractOptions) => {
     }))
 
   teamContract(it, options)
+  chatStoresContract(it)
 }

@@ -108,7 +108,12 @@ export const overOneLimit: fc.Arbitrary<{ menu: Menu; expected: ReadonlyArray<un
       const owner = at % (menus.length + 1) === 0 ? null : menus[(at % (menus.length + 1)) - 1]
       const level: Array<Choice> = owner === null ? menu.choices : owner.action.choices
       const added = Chat.choicesPerLevel + Math.min(over, 5) - level.length
-      for (let i = 0; i < added; i++) level.push({ id: `x${i}`, title: "More", action: { type: "team" } })
+      // Ids the menu does not hold already (the valid menu's own ids are a prefix and a number: `x0` may be one).
+      const taken = new Set(all.map((p) => p.choice.id))
+      for (let i = 0, n = 0; i < added; i++, n++) {
+        while (taken.has(`x${n}`)) n++
+        level.push({ id: `x${n}`, title: "More", action: { type: "team" } })
+      }
       return {
         menu,
         expected: [["too_many_choices", owner?.id ?? null, "choices", Chat.choicesPerLevel]],

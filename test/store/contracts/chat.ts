@@ -15,7 +15,7 @@ import {
 } from "../../../ports/store/chat.ts"
 import { Transactor } from "../../../ports/store/transactor.ts"
 import { type ContractOptions, isDefect, type It, uuid } from "../fixtures.ts"
-import { teamContract } from "./chat-team.ts"
+import { teamContract } from "../chat-team-contract.ts"
 import { chatStoresContract } from "../chat-stores-contract.ts"
 
 const menu = (over: Partial<ChatMenu> = {}): ChatMenu => ({

@@ -5,11 +5,11 @@
  */
 import { assert } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import type { TeamMember } from "../../../core/chat/team.ts"
-import type { AccountId, ApplicationId, Millis, SaudiMobile } from "../../../core/shared/brands.ts"
-import { CredentialsRepo } from "../../../ports/store/credentials.ts"
-import { ChatTeamRepo } from "../../../ports/store/chat-team.ts"
-import { type ContractOptions, credential, type It, uuid } from "../fixtures.ts"
+import type { TeamMember } from "../../core/chat/team.ts"
+import type { AccountId, ApplicationId, Millis, SaudiMobile } from "../../core/shared/brands.ts"
+import { CredentialsRepo } from "../../ports/store/credentials.ts"
+import { ChatTeamRepo } from "../../ports/store/chat-team.ts"
+import { type ContractOptions, credential, type It, uuid } from "./fixtures.ts"
 
 const member = (over: Partial<TeamMember> = {}): TeamMember => ({
   id: uuid(),

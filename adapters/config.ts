@@ -11,6 +11,7 @@ import type { CloudApiConfig, CloudApiNumber } from "./chat/cloud-api.ts"
 import type { UnifonicConfig } from "./sms/unifonic.ts"
 import { Email as EmailLimits } from "../core/limits.ts"
 import { smtpSettingsFromEnv } from "./email/smtp.ts"
+import { defaultLogLevel, type LogLevelName, logLevels } from "./logging.ts"
 
 /** A setting the environment gives a value that is not accepted (or a required one it does not give). */
 export class SettingRefused extends Data.TaggedError("SettingRefused")<{
@@ -252,6 +253,12 @@ export const settingsTable = {
     default: "node",
     config: oneOf("BUN_SERVER", ["node", "serve"], "node"),
   }),
+  logLevel: entry({
+    env: "LOG_LEVEL",
+    accepts: `${quoted(logLevels)} (the least severe level logged; none: no logs)`,
+    default: defaultLogLevel,
+    config: oneOf("LOG_LEVEL", logLevels, defaultLogLevel),
+  }),
   memoryLogMs: entry({
     env: "MEMORY_LOG_MS",
     accepts:
@@ -361,7 +368,8 @@ type Read = { readonly [K in keyof Table]: Config.Config.Success<Table[K]["confi
 
 type Providers = "smsProvider" | "chatProvider" | "emailProvider" | "dnsProvider" | "paymentProvider"
 
-export interface Settings extends Omit<Read, "webhookAllowPrivate" | "consoleToken" | "publicUrl" | Providers> {
+export interface Settings
+  extends Omit<Read, "webhookAllowPrivate" | "consoleToken" | "publicUrl" | "logLevel" | Providers> {
   /** A provider's name; the standalone server accepts the table's, an embedder's products may offer others. */
   readonly smsProvider: string
   readonly chatProvider: string
@@ -375,6 +383,8 @@ export interface Settings extends Omit<Read, "webhookAllowPrivate" | "consoleTok
   readonly webhookAllowPrivate: boolean
   /** `{base_url}` as people reach it, without a trailing slash; unset: `http://` and the request's Host. */
   readonly publicUrl?: string
+  /** The least severe level logged (`LOG_LEVEL`); unset: `info`. */
+  readonly logLevel?: LogLevelName
 }
 
 export class PlatformConfig extends Context.Tag("adapters/PlatformConfig")<PlatformConfig, Settings>() {}

@@ -202,7 +202,7 @@ describe('"`500 internal_error`: unhandled; quote `X-Request-Id`" — the answer
 
   beforeAll(async () => {
     // The shared dispatcher over the real platform runtime, with handlers that break in every way a handler can.
-    const broken: Array<Route<any>> = [
+    const broken: Array<Route<never>> = [
       { method: "GET", path: "/v1/broken/die", handler: () => Effect.die(new Error(secret)) },
       { method: "GET", path: "/v1/broken/fail", handler: () => Effect.fail(new Error(secret)) },
       {

@@ -78,7 +78,7 @@ describe("never a key, token, code, secret, full destination number, e-mail addr
     }
     // Headers: the credentials where they belong, everything in other fields, X-Request-Id included.
     for (const value of all) {
-      const requestId = callerRequestId(value) === undefined ? { "x-request-id": value } : {}
+      const requestId: Record<string, string> = callerRequestId(value) === undefined ? { "x-request-id": value } : {}
       await call("GET", "/healthz", { headers: { "x-note": value, "user-agent": value, ...requestId } })
       await call("GET", `/v1/verify/${started.body.id}`, { headers: { "x-api-key": value } })
       await call("GET", "/v1/account/wallet", { key: value })

@@ -112,6 +112,12 @@ describe("never a key, token, code, secret, full destination number, e-mail addr
       body: { number: mobile },
     })
     await call("POST", "/v1/verify/start", { key: liveKey, rawBody: `{"to":"${mobile}","broken":${body}` })
+    // A provider's port (the chat network), called with the number and the body.
+    await call("POST", "/v1/chatmsg/messages", {
+      key: liveKey,
+      body: { to: mobile, template: body, params: { note: email } },
+    })
+    await call("GET", "/v1/chatmsg/templates", { key: liveKey })
     // The jobs (webhook deliveries to an endpoint that refuses) run on the simulated clock's advance.
     await consoleCall("POST", "/simulator/clock", { advance_ms: 60_000 })
 
@@ -121,7 +127,8 @@ describe("never a key, token, code, secret, full destination number, e-mail addr
     }
     expect(text).not.toContain("557319042")
     expect(logs.requests()).toHaveLength(calls)
-    // The debug lines are there too (an SMS sent), without the number.
+    // The debug lines are there too (an SMS sent, a chat network call), without the number.
     expect(logs.lines().some((l) => l.message === "sms sent")).toBe(true)
+    expect(logs.lines().some((l) => l.message === "chat_network.templates")).toBe(true)
   })
 })

@@ -16,9 +16,9 @@
  * The bare server and the platform host of a runtime run side by side and are measured in alternating
  * slices, so that whatever else the machine does weighs on both alike.
  *
- * Settings (env): LOG_LEVEL (none: the hosts' logs off; info: a JSON line a request), BENCH_THREADS (2), BENCH_CONNECTIONS (50), BENCH_DURATION (12s, measured per server,
- * split into BENCH_ROUNDS slices, default 3), BENCH_WARMUP (3s), BENCH_KEYS (enough for the expected
- * request count, at least 2,000).
+ * Settings (env): LOG_LEVEL (none: the hosts' logs off; info: a JSON line a request), BENCH_THREADS (2),
+ * BENCH_CONNECTIONS (50), BENCH_DURATION (12s, measured per server, split into BENCH_ROUNDS slices, default 3),
+ * BENCH_WARMUP (3s), BENCH_KEYS (enough for the expected request count, at least 2,000).
  */
 import { execFileSync, spawnSync } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"

@@ -90,17 +90,21 @@ export const requestLogOf = (runtime: Runtime.Runtime<never>): RequestLog => {
   return {
     on,
     request: (facts) => {
-      let fields = HashMap.set(annotations, "request_id", facts.requestId as unknown)
-      fields = HashMap.set(fields, "method", facts.method)
-      fields = HashMap.set(fields, "route", facts.route ?? null)
-      fields = HashMap.set(fields, "status", facts.status)
-      fields = HashMap.set(fields, "error", facts.error ?? null)
-      fields = HashMap.set(fields, "duration_ms", Math.round((performance.now() - facts.startedAt) * 1000) / 1000)
-      const host = hostOf(facts.headers("host"))
-      if (host !== undefined) fields = HashMap.set(fields, "host", host)
-      const prefix = prefixOf(facts.headers)
-      if (prefix !== undefined) fields = HashMap.set(fields, "key_prefix", prefix)
-      if (facts.credentialId !== undefined) fields = HashMap.set(fields, "credential_id", facts.credentialId)
+      const durationMs = Math.round((performance.now() - facts.startedAt) * 1000) / 1000
+      // One transient copy of the runtime's annotations, filled in place (not a new map a field).
+      const fields = HashMap.mutate(annotations, (m) => {
+        HashMap.set(m, "request_id", facts.requestId as unknown)
+        HashMap.set(m, "method", facts.method)
+        HashMap.set(m, "route", facts.route ?? null)
+        HashMap.set(m, "status", facts.status)
+        HashMap.set(m, "error", facts.error ?? null)
+        HashMap.set(m, "duration_ms", durationMs)
+        const host = hostOf(facts.headers("host"))
+        if (host !== undefined) HashMap.set(m, "host", host)
+        const prefix = prefixOf(facts.headers)
+        if (prefix !== undefined) HashMap.set(m, "key_prefix", prefix)
+        if (facts.credentialId !== undefined) HashMap.set(m, "credential_id", facts.credentialId)
+      })
       write(LogLevel.Info, "request", Cause.empty, fields)
     },
     defect: (requestId, cause) => {

@@ -171,6 +171,32 @@ describe("`LOG_LEVEL` (debug, info, warn, error, none): the least severe level l
   })
 })
 
+describe("the jobs loop, outbox deliveries, SMS calls, migrations and the start log at their level", () => {
+  const logs = captureLogs()
+  const s = forSuite(() =>
+    startServer({ logLevel: "debug", store: "sql", pgliteDir: "memory://" }, { jobs: true, logger: logs.layer })
+  )
+
+  it("the start at info; migrations at info; each jobs pass at debug; an SMS at debug; a failed delivery at warn", async () => {
+    const { app, key } = await setupApplication(s)
+    await s.console("PUT", `/applications/${app.id}/webhook`, { url: "http://127.0.0.1:9/hooks" })
+    await s.console("POST", `/applications/${app.id}/webhook/test`, {})
+    await s.call("POST", "/v1/verify/start", { key, body: { to: "0551234567" } })
+    const has = (level: string, message: RegExp) =>
+      logs.lines().some((l) => l.logLevel === level && message.test(l.message))
+    for (let i = 0; i < 100 && !(has("DEBUG", /^jobs pass$/) && has("WARN", /^webhook delivery /)); i++) {
+      await new Promise((ok) => setTimeout(ok, 50))
+    }
+    expect(has("INFO", /^platform started$/)).toBe(true)
+    expect(has("INFO", /^migrations: /)).toBe(true)
+    expect(has("DEBUG", /^jobs pass$/)).toBe(true)
+    expect(has("DEBUG", /^sms sent$/)).toBe(true)
+    const delivery = logs.lines().find((l) => /^webhook delivery /.test(l.message))
+    expect(delivery).toMatchObject({ logLevel: "WARN", annotations: { status_code: null } })
+    expect(JSON.stringify(delivery)).not.toContain("127.0.0.1:9")
+  })
+})
+
 describe("a defect (an unexpected 500) logs its cause with the request id once", () => {
   const logs = captureLogs()
   const runtime = ManagedRuntime.make(platformLogger("info", logs.layer))

@@ -115,11 +115,13 @@ export class WebhookDispatcher extends Effect.Service<WebhookDispatcher>()("core
         const error = Either.isLeft(result) ? result.left.message : succeeded ? null : `HTTP ${status}`
         yield* repo.record(d.id, c.leaseToken, { at, statusCode: status, latencyMs, error }, outcome)
         // Its ids, the event's name and the outcome: never the URL, the secret or the data.
-        yield* (succeeded ? Effect.logDebug : Effect.logWarning)(`webhook delivery ${outcome.status}`).pipe(
+        // `status`: pending (retried later), succeeded or failed (given up).
+        yield* (succeeded ? Effect.logDebug("webhook delivered") : Effect.logWarning("webhook delivery failed")).pipe(
           Effect.annotateLogs({
             delivery_id: d.id,
             webhook_id: d.webhookId,
             event: d.event,
+            status: outcome.status,
             status_code: status,
             latency_ms: latencyMs,
             error,

@@ -184,15 +184,15 @@ describe("the jobs loop, outbox deliveries, SMS calls, migrations and the start 
     await s.call("POST", "/v1/verify/start", { key, body: { to: "0551234567" } })
     const has = (level: string, message: RegExp) =>
       logs.lines().some((l) => l.logLevel === level && message.test(l.message))
-    for (let i = 0; i < 100 && !(has("DEBUG", /^jobs pass$/) && has("WARN", /^webhook delivery /)); i++) {
+    for (let i = 0; i < 100 && !(has("DEBUG", /^jobs pass$/) && has("WARN", /^webhook delivery failed$/)); i++) {
       await new Promise((ok) => setTimeout(ok, 50))
     }
     expect(has("INFO", /^platform started$/)).toBe(true)
     expect(has("INFO", /^migrations: /)).toBe(true)
     expect(has("DEBUG", /^jobs pass$/)).toBe(true)
     expect(has("DEBUG", /^sms sent$/)).toBe(true)
-    const delivery = logs.lines().find((l) => /^webhook delivery /.test(l.message))
-    expect(delivery).toMatchObject({ logLevel: "WARN", annotations: { status_code: null } })
+    const delivery = logs.lines().find((l) => l.message === "webhook delivery failed")
+    expect(delivery).toMatchObject({ logLevel: "WARN", annotations: { status: "pending", status_code: null } })
     expect(JSON.stringify(delivery)).not.toContain("127.0.0.1:9")
   })
 })

@@ -15,6 +15,8 @@ import { LiveStoresConfigFromEnv } from "./stores/live.ts"
 import { SALLA_DEFAULT_API_URL } from "./stores/salla.ts"
 import { ZID_DEFAULT_API_URL } from "./stores/zid.ts"
 
+import { defaultLogLevel, type LogLevelName, logLevels } from "./logging.ts"
+
 /** A setting the environment gives a value that is not accepted (or a required one it does not give). */
 export class SettingRefused extends Data.TaggedError("SettingRefused")<{
   readonly variable: string
@@ -262,6 +264,12 @@ export const settingsTable = {
     default: "node",
     config: oneOf("BUN_SERVER", ["node", "serve"], "node"),
   }),
+  logLevel: entry({
+    env: "LOG_LEVEL",
+    accepts: `${quoted(logLevels)} (the least severe level logged; none: no logs)`,
+    default: defaultLogLevel,
+    config: oneOf("LOG_LEVEL", logLevels, defaultLogLevel),
+  }),
   memoryLogMs: entry({
     env: "MEMORY_LOG_MS",
     accepts:
@@ -384,7 +392,8 @@ type Read = { readonly [K in keyof Table]: Config.Config.Success<Table[K]["confi
 
 type Providers = "smsProvider" | "chatProvider" | "emailProvider" | "dnsProvider" | "paymentProvider" | "storeProvider"
 
-export interface Settings extends Omit<Read, "webhookAllowPrivate" | "consoleToken" | "publicUrl" | Providers> {
+export interface Settings
+  extends Omit<Read, "webhookAllowPrivate" | "consoleToken" | "publicUrl" | "logLevel" | Providers> {
   /** A provider's name; the standalone server accepts the table's, an embedder's products may offer others. */
   readonly smsProvider: string
   readonly chatProvider: string
@@ -400,6 +409,8 @@ export interface Settings extends Omit<Read, "webhookAllowPrivate" | "consoleTok
   readonly webhookAllowPrivate: boolean
   /** `{base_url}` as people reach it, without a trailing slash; unset: `http://` and the request's Host. */
   readonly publicUrl?: string
+  /** The least severe level logged (`LOG_LEVEL`); unset: `info`. */
+  readonly logLevel?: LogLevelName
 }
 
 export class PlatformConfig extends Context.Tag("adapters/PlatformConfig")<PlatformConfig, Settings>() {}

@@ -117,13 +117,22 @@ export const ownJobLoops = Effect.flatMap(Jobs, (jobs) =>
       { concurrency: "unbounded", discard: true },
     )))
 
-/** The real-time loop every process runs. */
+/** The real-time loop every process runs; each pass logged at `debug` (a job's failure at `error`). */
 export const jobLoop = (every: Duration.DurationInput = "1 second") =>
   Effect.flatMap(StoreHealth, (watch) =>
     Effect.suspend(() => {
       const before = watch.failures
+      const started = performance.now()
       return runDue.pipe(
         Effect.zipRight(Effect.suspend(() => watch.failures === before ? watch.reachable : Effect.void)),
+        Effect.zipRight(Effect.suspend(() =>
+          Effect.logDebug("jobs pass").pipe(
+            Effect.annotateLogs({
+              duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
+              store_reachable: !watch.down,
+            }),
+          )
+        )),
       )
     }).pipe(Effect.zipRight(watch.pause(every)), Effect.forever))
 

@@ -4,6 +4,7 @@
  * embedders call.
  */
 import { Effect, Fiber, Layer, ManagedRuntime, Option, RuntimeFlags } from "effect"
+import { platformLogger } from "./logging.ts"
 import type { Route } from "../core/pipeline/handler.ts"
 import type { OpenApiDocument } from "../core/pipeline/openapi.ts"
 import { routesOf } from "../core/pipeline/routes.ts"
@@ -74,14 +75,20 @@ export const portsLayer = <A, S = SmsGateway>(
   >
 }
 
-export const platformLayer = (settings: Settings, all: ReadonlyArray<AnyProduct> = products) => {
+/** `logger`: the host's own Effect logger (a layer), instead of JSON lines on stdout (adapters/logging.ts). */
+export const platformLayer = (
+  settings: Settings,
+  all: ReadonlyArray<AnyProduct> = products,
+  logger?: Layer.Layer<never>,
+) => {
   const list = selectedProducts(settings, all)
   checkProducts(list)
   const services = servicesOf(list, settings, portsLayer(settings, storeLayer(settings, list), smsLayer(settings, all)))
   const withJobs = Layer.provideMerge(jobsLayerOf(list), services)
   // The simulated clock's control runs the jobs, so it comes after them.
   const clock = settings.clock === "simulated" ? Layer.provideMerge(ClockSimulatorLive, withJobs) : withJobs
-  return clock.pipe(Layer.orDie) as Layer.Layer<
+  // The logger first: the migrations and the start log through it.
+  return Layer.provideMerge(clock, platformLogger(settings.logLevel, logger)).pipe(Layer.orDie) as Layer.Layer<
     Store | ProductServices | Jobs | StoreHealth | PlatformConfig | Secrets | SmsGateway
   >
 }
@@ -151,11 +158,23 @@ export interface PlatformOptions {
   readonly demo?: boolean | "reissue"
   /** The products to fold (default: adapters/products.ts `products`); a test may add one of its own. */
   readonly products?: ReadonlyArray<AnyProduct>
+  /**
+   * The host's own Effect logger, as a layer (`Logger.replace(Logger.defaultLogger, mine)`): every line of the
+   * platform goes through it, at `settings.logLevel`. Default: JSON lines on stdout (pretty on a terminal).
+   */
+  readonly logger?: Layer.Layer<never>
 }
 
 export const makePlatform = async (settings: Settings, options: PlatformOptions = {}): Promise<Platform> => {
-  const runtime = ManagedRuntime.make(platformLayer(settings, options.products))
-  await runtime.runPromise(Effect.void)
+  const runtime = ManagedRuntime.make(platformLayer(settings, options.products, options.logger))
+  await runtime.runPromise(
+    Effect.logInfo("platform started").pipe(Effect.annotateLogs({
+      products: selectedProducts(settings, options.products).map((p) => p.name),
+      store: settings.store === "memory" ? "memory" : Option.isSome(settings.databaseUrl) ? "postgresql" : "pglite",
+      sms_provider: settings.smsProvider,
+      clock: settings.clock,
+    })),
+  )
   const demo = options.demo === false || settings.smsProvider !== "simulator" ? undefined : await runtime.runPromise(
     Effect.flatMap(
       seedDemo,

@@ -16,9 +16,9 @@
  * The bare server and the platform host of a runtime run side by side and are measured in alternating
  * slices, so that whatever else the machine does weighs on both alike.
  *
- * Settings (env): BENCH_THREADS (2), BENCH_CONNECTIONS (50), BENCH_DURATION (12s, measured per server,
- * split into BENCH_ROUNDS slices, default 3), BENCH_WARMUP (3s), BENCH_KEYS (enough for the expected
- * request count, at least 2,000).
+ * Settings (env): LOG_LEVEL (none: the hosts' logs off; info: a JSON line a request), BENCH_THREADS (2),
+ * BENCH_CONNECTIONS (50), BENCH_DURATION (12s, measured per server, split into BENCH_ROUNDS slices, default 3),
+ * BENCH_WARMUP (3s), BENCH_KEYS (enough for the expected request count, at least 2,000).
  */
 import { execFileSync, spawnSync } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -32,6 +32,8 @@ const duration = process.env.BENCH_DURATION ?? "12s"
 const warmup = process.env.BENCH_WARMUP ?? "3s"
 const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3))
 const consoleToken = "console-bench-token"
+/** The hosts' logs: off unless LOG_LEVEL names a level (`LOG_LEVEL=info`: a JSON line a request, docs/performance.md). */
+const logLevel = process.env.LOG_LEVEL ?? "none"
 const script = join(root, "bench", "verify-get.lua")
 
 const seconds = (d: string) => {
@@ -220,7 +222,7 @@ const startPlatform = async (host: Target, dir: string, expected: number): Promi
   // Node as `npm start` runs it: the built dist/ (tsx would turn on source-mapped stack traces).
   const p = await startHost(
     runtimeOf(host),
-    { STORE: "memory", CONSOLE_TOKEN: consoleToken, CLOCK: "system", ...targetEnv(host) },
+    { STORE: "memory", CONSOLE_TOKEN: consoleToken, CLOCK: "system", LOG_LEVEL: logLevel, ...targetEnv(host) },
     { built: true },
   )
   const stop = async () => {
@@ -337,7 +339,7 @@ const main = async () => {
   console.log(
     `bench http: wrk -t${threads} -c${connections} -d${duration} per server in ${rounds} alternating slices ` +
       `(after a ${warmup} warmup), ` +
-      `GET /v1/verify/<random uuid> with rotating live keys; STORE=memory`,
+      `GET /v1/verify/<random uuid> with rotating live keys; STORE=memory, LOG_LEVEL=${logLevel}`,
   )
   const rows: Array<Row> = []
   try {

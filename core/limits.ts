@@ -92,6 +92,12 @@ export const Http = {
   maxJsonDepth: 64,
   /** A refusal quotes at most this many characters of a refused value (a name, a field's value; DECISIONS 18). */
   maxEchoChars: 256,
+  /**
+   * A caller's `X-Request-Id` is the request's id when it is this long (and of letters, digits, `-`, `.`, `:`):
+   * longer than any code or phone number (adapters/http/request-log.ts).
+   */
+  requestIdMinChars: 16,
+  requestIdMaxChars: 128,
 } as const
 
 export const Idempotency = {

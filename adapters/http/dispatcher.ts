@@ -22,6 +22,7 @@ import {
   parseTarget,
   type TrustedProxies,
 } from "./edge.ts"
+import { callerRequestId, type RequestLog, requestLogOf } from "./request-log.ts"
 import { apiError, fromExit, internalError, type PlainResponse } from "./respond.ts"
 import { Router } from "./router.ts"
 
@@ -88,8 +89,11 @@ class RequestView implements ApiRequest {
     readonly body: string | undefined,
     readonly requestId: string,
     private readonly trustedProxies: TrustedProxies,
+    /** Where the request's log line learns its route (a RequestView of its own when no line is written). */
+    seen: Seen | undefined,
   ) {
     this.header = plain.headers
+    if (seen !== undefined) seen.req = this
   }
 
   get ip(): string | undefined {
@@ -116,6 +120,12 @@ const allowHeader = (methods: ReadonlyArray<string>): string => {
   if (all.has("GET")) all.add("HEAD")
   all.add("OPTIONS")
   return [...all].sort((a, b) => methodOrder.indexOf(a) - methodOrder.indexOf(b)).join(", ")
+}
+
+/** What the request's log line needs from inside the dispatch: the route matched and the request the checks saw. */
+interface Seen {
+  route: string | undefined
+  req: ApiRequest | undefined
 }
 
 const withHeaders = (res: PlainResponse, headers: Record<string, string>): PlainResponse => ({
@@ -146,8 +156,10 @@ export const makeDispatcher = <R, ER>(
     }
     return exit
   }
-  const logDefect = (requestId: string, cause: Cause.Cause<unknown>) =>
-    console.error(`[${requestId}] internal_error\n${Cause.pretty(cause)}`)
+  /** The runtime's loggers and level, read at the first request (the runtime is built by then). */
+  let log: RequestLog | undefined
+  const logOf = () => log ??= requestLogOf(runtime.runSync(Effect.runtime<never>()))
+  const logDefect = (requestId: string, cause: Cause.Cause<unknown>) => logOf().defect(requestId, cause)
 
   /** A path some route serves, asked with another method: the methods it allows (OPTIONS answers them). */
   const otherMethods = (plain: PlainRequest, method: string, path: string, requestId: string): PlainResponse => {
@@ -174,7 +186,11 @@ export const makeDispatcher = <R, ER>(
     }
   }
 
-  const answer = (plain: PlainRequest, requestId: string): PlainResponse | Promise<PlainResponse> => {
+  const answer = (
+    plain: PlainRequest,
+    requestId: string,
+    seen: Seen | undefined,
+  ): PlainResponse | Promise<PlainResponse> => {
     if (plain.headerBytes !== undefined && plain.headerBytes > Http.maxHeaderBytes) {
       return apiError(
         new HeadersTooLarge({ message: `The header fields are larger than ${Http.maxHeaderBytes} bytes.` }),
@@ -189,8 +205,9 @@ export const makeDispatcher = <R, ER>(
     const matched = router.match(head ? "GET" : method, path)
     if (matched === undefined) return otherMethods(plain, method, path, requestId)
     const route = matched.handler
+    if (seen !== undefined) seen.route = route.path
     const body = carriesBody(method) ? bodyText(plain.body) : ""
-    const req = new RequestView(plain, method, path, target.search, body, requestId, edge.trustedProxies)
+    const req = new RequestView(plain, method, path, target.search, body, requestId, edge.trustedProxies, seen)
     const exit = run(route.handler(req, matched.params) as Effect.Effect<ApiAnswer, unknown, R>)
     const render = (e: Exit.Exit<ApiAnswer, unknown>) => fromExit(e, requestId, logDefect, route.withMessage === true)
     return exit instanceof Promise
@@ -211,14 +228,35 @@ export const makeDispatcher = <R, ER>(
     return headOnly ? { ...answered, body: "" } : answered
   }
 
+  const logged = (plain: PlainRequest, requestId: string, startedAt: number, seen: Seen, res: PlainResponse) => {
+    logOf().request({
+      requestId,
+      method: normalizeMethod(plain.method),
+      route: seen.route,
+      status: res.status,
+      error: res.error,
+      startedAt,
+      headers: plain.headers,
+      credentialId: seen.req?.credentialId,
+    })
+    return res
+  }
+
   return (plain) => {
-    const requestId = randomUUID()
+    const requestId = callerRequestId(plain.headers("x-request-id")) ?? randomUUID()
+    const seen: Seen | undefined = logOf().on ? { route: undefined, req: undefined } : undefined
+    const startedAt = seen === undefined ? 0 : performance.now()
+    let res: PlainResponse | Promise<PlainResponse>
     try {
-      const res = answer(plain, requestId)
-      return res instanceof Promise ? res.then((r) => finish(plain, r)) : finish(plain, res)
+      const answered = answer(plain, requestId, seen)
+      res = answered instanceof Promise ? answered.then((r) => finish(plain, r)) : finish(plain, answered)
     } catch (e) {
       logDefect(requestId, Cause.die(e))
-      return internalError(requestId)
+      res = internalError(requestId)
     }
+    if (seen === undefined) return res
+    return res instanceof Promise
+      ? res.then((r) => logged(plain, requestId, startedAt, seen, r))
+      : logged(plain, requestId, startedAt, seen, res)
   }
 }

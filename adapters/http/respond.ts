@@ -19,14 +19,23 @@ export interface PlainResponse {
   readonly headers: Record<string, string>
   /** JSON text, or bytes as they are (a logo), their type in `content-type`. */
   readonly body: string | Uint8Array
+  /** A catalogue error's code, for the request's log line (hosts write only the three fields above). */
+  readonly error?: string
 }
 
-const json = (status: number, body: unknown, requestId: string, extra?: Record<string, string>): PlainResponse => ({
+const json = (
+  status: number,
+  body: unknown,
+  requestId: string,
+  extra?: Record<string, string>,
+  error?: string,
+): PlainResponse => ({
   status,
   headers: extra === undefined
     ? { "content-type": "application/json", "x-request-id": requestId }
     : { "content-type": "application/json", "x-request-id": requestId, ...extra },
   body: JSON.stringify(body),
+  error,
 })
 
 export const answer = (a: ApiAnswer, requestId: string): PlainResponse =>
@@ -54,7 +63,7 @@ export const apiError = (e: ApiError, requestId: string, withMessage = false) =>
   // is bounded where it is built (`echo`, `fieldsRefused`).
   if (body.fields !== undefined) body.fields = echoed(body.fields)
   if (body.errors !== undefined) body.errors = echoed(body.errors)
-  return json(statusOf(e), body, requestId, errorHeaders(e))
+  return json(statusOf(e), body, requestId, errorHeaders(e), e._tag)
 }
 
 /** The sentence of an error that carries none of its own (console and account-API answers always have one). */

@@ -2,12 +2,13 @@
  * The chat network (ports/chat-network.ts), chosen by `CHAT_PROVIDER`: the simulator (DECISIONS 7.4) or the
  * WhatsApp Cloud API. Notifications and Chat come after it in the list.
  */
-import { Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { ChatNetwork } from "../../ports/chat-network.ts"
 import type { SimulatedChatRepo } from "../../ports/store/chat-simulator.ts"
 import { ChatNetworkCloudApi } from "../chat/cloud-api.ts"
 import { ChatNetworkSimulator } from "../chat/simulator.ts"
 import { product } from "../product.ts"
+import { loggedCalls } from "../provider-log.ts"
 
 /** The chat networks by the `CHAT_PROVIDER` value that selects each. */
 export const chatNetworks = {
@@ -22,7 +23,14 @@ export const chatNetworkProduct = product({
     const chosen = (chatNetworks as Record<string, Layer.Layer<ChatNetwork, never, SimulatedChatRepo> | undefined>)[
       settings.chatProvider
     ]
-    return chosen ?? Layer.die(
+    // Each call of the chosen network logged (adapters/provider-log.ts).
+    if (chosen !== undefined) {
+      return Layer.effect(
+        ChatNetwork,
+        Effect.map(ChatNetwork, (network) => loggedCalls("chat_network", settings.chatProvider, network)),
+      ).pipe(Layer.provide(chosen))
+    }
+    return Layer.die(
       new Error(
         `CHAT_PROVIDER=${settings.chatProvider} names no chat network; known: ${Object.keys(chatNetworks).join(", ")}`,
       ),

@@ -5,13 +5,14 @@
  */
 import { Effect, Layer } from "effect"
 import type { DnsRecords } from "../../ports/dns.ts"
-import type { EmailProvider } from "../../ports/email.ts"
+import { EmailProvider } from "../../ports/email.ts"
 import type { SimulatedDnsRepo, SimulatedEmailRepo } from "../../ports/store/email-simulator.ts"
 import { dnsRecordsResolver } from "../dns/resolver.ts"
 import { DnsRecordsSimulator } from "../dns/simulator.ts"
 import { EmailProviderSimulator } from "../email/simulator.ts"
 import { smtpEmailProvider, smtpSettingsFromEnv } from "../email/smtp.ts"
 import { product } from "../product.ts"
+import { loggedCalls } from "../provider-log.ts"
 
 /** The e-mail providers by the `EMAIL_PROVIDER` value that selects each. */
 export const emailProviders: Readonly<Record<string, Layer.Layer<EmailProvider, never, SimulatedEmailRepo>>> = {
@@ -29,11 +30,17 @@ export const dnsProviders: Readonly<Record<string, Layer.Layer<DnsRecords, never
 const chosen = <A, R>(setting: string, value: string, offered: Readonly<Record<string, Layer.Layer<A, never, R>>>) =>
   offered[value] ?? Layer.die(new Error(`${setting}=${value} names none; known: ${Object.keys(offered).join(", ")}`))
 
+/** The chosen provider's sends logged (adapters/provider-log.ts). */
+const logged = (name: string, provider: Layer.Layer<EmailProvider, never, SimulatedEmailRepo>) =>
+  Layer.effect(EmailProvider, Effect.map(EmailProvider, (p) => loggedCalls("email", name, p))).pipe(
+    Layer.provide(provider),
+  )
+
 export const emailDeliveryProduct = product({
   name: "email-delivery",
   services: (settings) =>
     Layer.merge(
-      chosen("EMAIL_PROVIDER", settings.emailProvider, emailProviders),
+      logged(settings.emailProvider, chosen("EMAIL_PROVIDER", settings.emailProvider, emailProviders)),
       chosen("DNS_PROVIDER", settings.dnsProvider, dnsProviders),
     ),
 })

@@ -84,11 +84,17 @@ export const migrate = (products: ReadonlyArray<Migrating>): Effect.Effect<void,
         (yield* sql<{ product: string; number: number }>`SELECT product, number FROM ${sql(table)}`)
           .map((r) => `${r.product}/${r.number}`),
       )
+      let applied = 0
       for (const { product, migration } of plan) {
         if (done.has(`${product}/${migration.number}`)) continue
         yield* migration.run
         yield* sql`INSERT INTO ${sql(table)} (product, number, name)
           VALUES (${product}, ${migration.number}, ${migration.name})`
+        yield* Effect.logDebug(`migration ${product}/${migration.number} ${migration.name} applied`)
+        applied++
       }
+      yield* Effect.logInfo(
+        applied === 0 ? "migrations: the store is up to date" : `migrations: ${applied} applied`,
+      ).pipe(Effect.annotateLogs({ applied, known: plan.length }))
     }))
   }).pipe(Effect.orDie)

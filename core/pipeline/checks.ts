@@ -98,6 +98,7 @@ export const makeChecks = (
     (req, params) =>
       authorize(req, guard, (p) => {
         if (p._tag !== tag) return Effect.fail(unauthorized)
+        req.credentialId = p.credential.id
         const refused = refuse?.(p as P)
         return refused !== undefined
           ? Effect.fail(refused)

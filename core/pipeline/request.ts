@@ -20,6 +20,8 @@ export interface ApiRequest {
   /** The caller's address: the socket's peer, or the client behind a trusted proxy. */
   readonly ip: string | undefined
   readonly requestId: string
+  /** Set once the checks recognise the key or account token: its id (the request's log line names it). */
+  credentialId?: string
 }
 
 export interface ApiAnswer {
@@ -49,7 +51,7 @@ const plainBearer = (auth: string): string | undefined => {
 }
 
 /** The presented credential: `Authorization: Bearer …` or `x-api-key`. */
-export const presentedCredential = (req: ApiRequest): string | undefined => {
+export const presentedCredential = (req: Pick<ApiRequest, "header">): string | undefined => {
   const auth = req.header("authorization")
   if (auth !== undefined) {
     const token = plainBearer(auth) ?? bearer.exec(auth)?.[1]

@@ -111,12 +111,23 @@ export class WebhookDispatcher extends Effect.Service<WebhookDispatcher>()("core
         const status = Either.isRight(result) ? result.right.status : null
         const succeeded = status !== null && isSuccessStatus(status)
         const outcome = afterAttempt(d, succeeded, yield* Clock.currentTimeMillis)
-        yield* repo.record(d.id, c.leaseToken, {
-          at,
-          statusCode: status,
-          latencyMs: Either.isRight(result) ? result.right.latencyMs : result.left.latencyMs,
-          error: Either.isLeft(result) ? result.left.message : succeeded ? null : `HTTP ${status}`,
-        }, outcome)
+        const latencyMs = Either.isRight(result) ? result.right.latencyMs : result.left.latencyMs
+        const error = Either.isLeft(result) ? result.left.message : succeeded ? null : `HTTP ${status}`
+        yield* repo.record(d.id, c.leaseToken, { at, statusCode: status, latencyMs, error }, outcome)
+        // Its ids, the event's name and the outcome: never the URL, the secret or the data.
+        // `status`: pending (retried later), succeeded or failed (given up).
+        yield* (succeeded ? Effect.logDebug("webhook delivered") : Effect.logWarning("webhook delivery failed")).pipe(
+          Effect.annotateLogs({
+            delivery_id: d.id,
+            webhook_id: d.webhookId,
+            event: d.event,
+            status: outcome.status,
+            status_code: status,
+            latency_ms: latencyMs,
+            error,
+            attempts: outcome.scheduledAttempts,
+          }),
+        )
       })
 
     /** Leases one batch of due deliveries and attempts them together; answers how many it took. */

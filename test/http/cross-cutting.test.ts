@@ -3,7 +3,8 @@
  * the `/api/v1` alias, unknown routes, the retired product, and the 500 that leaks nothing.
  */
 import { connect } from "node:net"
-import { Cause, Effect, Exit } from "effect"
+import { Cause, Effect, Exit, Logger, ManagedRuntime } from "effect"
+import { platformLogger } from "../../adapters/logging.ts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeDispatcher } from "../../adapters/http/dispatcher.ts"
 import type { Route } from "../../core/pipeline/handler.ts"
@@ -194,11 +195,14 @@ describe('"`500 internal_error`: unhandled; quote `X-Request-Id`" — the answer
   let base: string
   let server: ReturnType<typeof nodeServer>
   const logged: Array<string> = []
-  const realError = console.error
+  // The platform's logger at `error`, its JSON lines captured.
+  const runtime = ManagedRuntime.make(
+    platformLogger("error", Logger.replace(Logger.defaultLogger, Logger.map(Logger.jsonLogger, (l) => logged.push(l)))),
+  )
 
   beforeAll(async () => {
     // The shared dispatcher over the real platform runtime, with handlers that break in every way a handler can.
-    const broken: Array<Route<any>> = [
+    const broken: Array<Route<never>> = [
       { method: "GET", path: "/v1/broken/die", handler: () => Effect.die(new Error(secret)) },
       { method: "GET", path: "/v1/broken/fail", handler: () => Effect.fail(new Error(secret)) },
       {
@@ -216,15 +220,12 @@ describe('"`500 internal_error`: unhandled; quote `X-Request-Id`" — the answer
       { method: "GET", path: "/v1/broken/interrupt", handler: () => Effect.interrupt },
       { method: "GET", path: "/v1/broken/ok", handler: () => Effect.succeed({ status: 200, body: { fine: true } }) },
     ]
-    console.error = (...args: Array<unknown>) => {
-      logged.push(args.map(String).join(" "))
-    }
-    server = nodeServer(makeDispatcher(s.platform.runtime, broken))
+    server = nodeServer(makeDispatcher(runtime, broken))
     base = `http://127.0.0.1:${await listen(server, 0, "127.0.0.1")}`
   })
   afterAll(async () => {
-    console.error = realError
     await close(server)
+    await runtime.dispose()
   })
 
   it("a defect, an uncatalogued failure, a thrown exception and an interruption each answer 500 {error: internal_error, request_id} and nothing else", async () => {

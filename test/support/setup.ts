@@ -5,3 +5,7 @@
  * file that makes no store does not load PGlite for it.
  */
 ;(globalThis as Record<symbol, unknown>)[Symbol.for("pglite-client.keepSeedsUnpacked")] = true
+
+// The platform logs a JSON line per request at `info` by default: tests run quiet unless the command names a level
+// (`LOG_LEVEL=debug npx vitest run …`); the hosts they start inherit it. A test of the logs sets its own.
+process.env.LOG_LEVEL ??= "none"

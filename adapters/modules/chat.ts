@@ -21,6 +21,7 @@ import { ChatAttendantsRepoSql, ChatMenusRepoSql } from "../sql/chat.ts"
 import { ChatConversationsRepoSql } from "../sql/chat-conversations.ts"
 import { migration as menusAttendants } from "../sql/migrations/chat/0001_menus_attendants.ts"
 import { migration as conversations } from "../sql/migrations/chat/0002_conversations.ts"
+import { migration as logSearch } from "../sql/migrations/chat/0006_log_search.ts"
 
 /** No online store can be connected yet (the store assistant comes later): every `assistant` choice is `no_assistant`. */
 export const AssistantStoresNone = Layer.succeed(AssistantStores, { connected: () => Effect.succeed(false) })
@@ -54,7 +55,7 @@ export const chatProduct = product({
   tags: [{ name: "chat", description: "Conversation menus and the auto-attendant of connected apps (DECISIONS 9)." }],
   memory: Layer.mergeAll(ChatMenusRepoMemory, ChatAttendantsRepoMemory, ChatConversationsRepoMemory),
   sql: Layer.mergeAll(ChatMenusRepoSql, ChatAttendantsRepoSql, ChatConversationsRepoSql),
-  migrations: [menusAttendants, conversations],
+  migrations: [menusAttendants, conversations, logSearch],
   services: () => Layer.merge(Layer.provide(Chat.Default, AssistantStoresNone), Conversations.Default),
   operations: [...chatOperations, ...logOperations],
   jobs: conversationJobs,

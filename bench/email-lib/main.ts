@@ -1,5 +1,6 @@
 /** The Email benchmark's driver (entry point: bench/email.ts, which gives the options). */
 import { PGlite, types as PgliteTypes } from "@electric-sql/pglite"
+import { pgliteExtensions } from "../../adapters/sql/pglite-client.ts"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -184,7 +185,7 @@ const runLog = async (store: Store, args: Args): Promise<Array<string>> => {
     if (dir) {
       await host.stop()
       host = undefined
-      const raw = new PGlite(dir, { parsers: { [PgliteTypes.INT8]: int8 } })
+      const raw = new PGlite(dir, { parsers: { [PgliteTypes.INT8]: int8 }, extensions: pgliteExtensions })
       await raw.waitReady
       db = pgliteDb(raw)
     } else db = pgDb(fresh!.url, { prepared: false, poolSize: 1 })

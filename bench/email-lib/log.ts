@@ -20,7 +20,11 @@ export interface Combo {
   readonly status?: ListStatus
 }
 
-/** The combinations timed: common filters, a common `q`, and two rare ones (few rows match: the index read long). */
+/**
+ * The combinations timed: common filters, a common `q`, rare and absent ones (through the trigram index,
+ * migrations/email/0002), and two of fewer than three letters (no trigram: the newest-first scan, to its end when
+ * nothing matches).
+ */
 export const combos: ReadonlyArray<Combo> = [
   { label: "no filter" },
   { label: "status=delivered", status: "delivered" },
@@ -34,6 +38,11 @@ export const combos: ReadonlyArray<Combo> = [
     status: "delivered",
   },
   { label: "q=inv-4242 (a reference: 1 row in the oldest 10,000, 111 a million)", q: "inv-4242" },
+  { label: "q=customer4711@ (a customer: 20 rows a million)", q: "customer4711@" },
+  { label: "q=INV-999999 (one row, upper case)", q: "INV-999999" },
+  { label: "q=nobody@nowhere.sa (absent)", q: "nobody@nowhere.sa" },
+  { label: "q=sa (short: no trigram, most rows)", q: "sa" },
+  { label: "q=q_ (short: no trigram, absent: the whole log read)", q: "q_" },
 ]
 
 export const pageLimit = 20

@@ -239,7 +239,7 @@ const runLog = async (store: Store, args: Args): Promise<Array<string>> => {
         log(`  EXPLAIN (ANALYZE, BUFFERS), ${i === 0 ? "first page" : "cursor page"}:`)
         for (const line of plan.split("\n")) log(`    ${line}`)
       })
-      const scan = (plan: string) => /Index Scan using (\w+)/.exec(plan)?.[1] ?? "NO index scan"
+      const scan = (plan: string) => /Index Scan(?: Backward)? (?:using|on) (\w+)/.exec(plan)?.[1] ?? "NO index scan"
       summary.push(
         `| ${store} | ${p.combo.label} | ${ms(first.latency.percentile(50))} / ${ms(first.latency.percentile(99))} | ${
           second ? `${ms(second.latency.percentile(50))} / ${ms(second.latency.percentile(99))}` : "-"

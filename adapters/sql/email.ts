@@ -179,7 +179,9 @@ export const listStatement = (query: EmailListQuery): readonly [string, Readonly
   if (query.status !== undefined) where.push(statusFilter[query.status])
   if (query.domainId !== undefined) where.push(`domain_id = ${bind(query.domainId)}::uuid`)
   if (query.q !== undefined && query.q !== "") {
-    // `q` is lowered already (the service); through the trigram index when it has a trigram (searchText).
+    // `q` is lowered already (the service). Through the trigram index (migrations/email/0002) when it has a trigram;
+    // tested on each field when it has none (the newest-first scan's rows) or holds a line break (the joined text's
+    // separator, which could match across two fields).
     if (hasTrigram(query.q)) where.push(`${searchText} LIKE ${bind(containsPattern(query.q))}`)
     if (!hasTrigram(query.q) || query.q.includes("\n")) {
       const q = bind(query.q)

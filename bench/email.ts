@@ -45,8 +45,9 @@
  * directory, the host stopped while the rows go in), set up as above; `--rows` rows written straight with SQL
  * (`generate_series`) into email_messages, then ANALYZE; for each combination of `q` and `status`, the plan of the
  * repository's own statement (adapters/sql/email.ts `listStatement`), `EXPLAIN (ANALYZE, BUFFERS)`, on the first
- * page and on the page after it, then `--calls` calls of `GET /v1/applications/{a}/email/messages` with the account
- * token on each page, one at a time: p50 / p99.
+ * page and on the page after it, the first page's statement timed `--calls` times straight through the driver, then
+ * `--calls` calls of `GET /v1/applications/{a}/email/messages` with the account token on each page, one at a time:
+ * p50 / p99 of each.
  */
 import { run } from "./email-lib/main.ts"
 

@@ -31,6 +31,7 @@ import { storesConsoleOperations, storesOperations } from "../../core/chat/store
 import { ChatStoresRepo } from "../../ports/store/chat-stores.ts"
 import { ChatStoresRepoMemory } from "../memory/chat-stores.ts"
 import { ChatStoresRepoSql } from "../sql/chat-stores.ts"
+import { migration as logSearch } from "../sql/migrations/chat/0006_log_search.ts"
 
 /**
  * Conversations end 24 hours after the customer's last message (`expired`) and are deleted 90 days after they
@@ -80,7 +81,7 @@ export const chatProduct = product({
     ChatTeamRepoSql,
     ChatStoresRepoSql,
   ),
-  migrations: [menusAttendants, conversations, team, stores],
+  migrations: [menusAttendants, conversations, team, stores, logSearch],
   services: () =>
     Layer.mergeAll(
       Layer.provide(Chat.Default, AssistantStoresLive),

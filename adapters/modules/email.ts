@@ -25,6 +25,7 @@ import { product } from "../product.ts"
 import { DkimKeysNodeCrypto } from "../secrets/dkim.ts"
 import { EmailAccessRepoSql, EmailMessagesRepoSql, EmailSwitchRepoSql, SenderDomainsRepoSql } from "../sql/email.ts"
 import { migration as email } from "../sql/migrations/email/0001_email.ts"
+import { migration as messageSearch } from "../sql/migrations/email/0002_message_search.ts"
 
 export const DomainCheckJob = "email.domains.check"
 
@@ -56,7 +57,7 @@ export const emailProduct = product({
     EmailMessagesRepoMemory,
   ),
   sql: Layer.mergeAll(EmailAccessRepoSql, EmailSwitchRepoSql, SenderDomainsRepoSql, EmailMessagesRepoSql),
-  migrations: [email],
+  migrations: [email, messageSearch],
   services: (settings) => {
     const email = Email.Default.pipe(
       Layer.provide(

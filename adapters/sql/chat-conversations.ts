@@ -2,8 +2,10 @@
 import { Effect, Layer, Option } from "effect"
 import { type Outcome, outcomes } from "../../core/chat/conversation.ts"
 import type { ApplicationId, Millis } from "../../core/shared/brands.ts"
-import { type ChatConversation, ChatConversationsRepo } from "../../ports/store/chat.ts"
+import { type ChatConversation, ChatConversationsRepo, type LogQuery } from "../../ports/store/chat.ts"
+import { nameText } from "./migrations/chat/0006_log_search.ts"
 import { client, first, num, numOrNull, type Row } from "./rows.ts"
+import { containsPattern, hasTrigram } from "./search.ts"
 
 const toConversation = (row: Row): ChatConversation => ({
   id: row.id as string,
@@ -19,6 +21,32 @@ const toConversation = (row: Row): ChatConversation => ({
   lastCustomerAt: num(row.last_customer_at),
   endedAt: numOrNull(row.ended_at),
 })
+
+/**
+ * One page of the log: its statement and values. `after` past the end when none is given. `q` through the trigram
+ * indexes (migrations/chat/0006) when it has a trigram (and so has the number's part, when that is searched too),
+ * else tested on the rows of the newest-first scan (adapters/sql/search.ts).
+ */
+export const logStatement = (q: LogQuery): readonly [string, ReadonlyArray<unknown>] => {
+  const params: Array<unknown> = [q.applicationId]
+  const bind = (value: unknown) => `$${params.push(value)}`
+  const where = [`application_id = $1`, `outcome IN (${(q.outcomes ?? outcomes).map(bind).join(", ")})`]
+  const needle = q.q?.toLowerCase() ?? null
+  if (needle !== null) {
+    if (hasTrigram(needle) && (q.qPhone === null || hasTrigram(q.qPhone))) {
+      const name = `${nameText} LIKE ${bind(containsPattern(needle))}`
+      where.push(q.qPhone === null ? name : `(${name} OR phone LIKE ${bind(containsPattern(q.qPhone))})`)
+    } else {
+      const name = `position(${bind(needle)}::text in lower(coalesce(customer_name, ''))) > 0`
+      where.push(q.qPhone === null ? name : `(${name} OR position(${bind(q.qPhone)}::text in phone) > 0)`)
+    }
+  }
+  const after = q.after ?? { startedAt: Number.MAX_SAFE_INTEGER, id: "ffffffff-ffff-ffff-ffff-ffffffffffff" }
+  where.push(`(started_at, id) < (${bind(after.startedAt)}, ${bind(after.id)}::uuid)`)
+  const text = `SELECT * FROM chat_conversations WHERE ${where.join(" AND ")}
+    ORDER BY started_at DESC, id DESC LIMIT ${bind(q.limit)}`
+  return [text, params]
+}
 
 export const ChatConversationsRepoSql = Layer.effect(
   ChatConversationsRepo,
@@ -60,19 +88,9 @@ export const ChatConversationsRepoSql = Layer.effect(
           Effect.map((rows) => rows.map(toConversation)),
           Effect.orDie,
         ),
-      // The filters take nulls rather than change the statement; `after` past the end when none is given.
       page: (q) => {
-        const needle = q.q?.toLowerCase() ?? null
-        const after = q.after ?? { startedAt: Number.MAX_SAFE_INTEGER, id: "ffffffff-ffff-ffff-ffff-ffffffffffff" }
-        return sql`SELECT * FROM chat_conversations WHERE application_id = ${q.applicationId}
-          AND ${sql.in("outcome", q.outcomes ?? outcomes)}
-          AND ((${needle}::text IS NULL AND ${q.qPhone}::text IS NULL) OR position(${needle}::text in lower(coalesce(customer_name, ''))) > 0
-            OR position(${q.qPhone}::text in phone) > 0)
-          AND (started_at, id) < (${after.startedAt}, ${after.id}::uuid)
-          ORDER BY started_at DESC, id DESC LIMIT ${q.limit}`.pipe(
-          Effect.map((rows) => rows.map(toConversation)),
-          Effect.orDie,
-        )
+        const [text, params] = logStatement(q)
+        return sql.unsafe(text, params).pipe(Effect.map((rows) => rows.map(toConversation)), Effect.orDie)
       },
       earliestSilent: sql`SELECT min(last_customer_at) AS at FROM chat_conversations WHERE outcome = 'ongoing'`.pipe(
         Effect.map((rows) => Option.map(Option.fromNullable(rows[0]?.at), (at) => num(at) as Millis)),

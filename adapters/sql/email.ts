@@ -16,7 +16,9 @@ import {
   EmailSwitchRepo,
   SenderDomainsRepo,
 } from "../../ports/store/email.ts"
+import { searchText } from "./migrations/email/0002_message_search.ts"
 import { client, first, json, num, numOrNull, type Row, toJson } from "./rows.ts"
+import { containsPattern, hasTrigram } from "./search.ts"
 
 export const EmailAccessRepoSql = Layer.effect(
   EmailAccessRepo,
@@ -177,10 +179,16 @@ export const listStatement = (query: EmailListQuery): readonly [string, Readonly
   if (query.status !== undefined) where.push(statusFilter[query.status])
   if (query.domainId !== undefined) where.push(`domain_id = ${bind(query.domainId)}::uuid`)
   if (query.q !== undefined && query.q !== "") {
-    const q = bind(query.q)
-    where.push(
-      `(strpos(lower("to"), ${q}) > 0 OR strpos(lower(subject), ${q}) > 0 OR strpos(lower(reference), ${q}) > 0)`,
-    )
+    // `q` is lowered already (the service). Through the trigram index (migrations/email/0002) when it has a trigram;
+    // tested on each field when it has none (the newest-first scan's rows) or holds a line break (the joined text's
+    // separator, which could match across two fields).
+    if (hasTrigram(query.q)) where.push(`${searchText} LIKE ${bind(containsPattern(query.q))}`)
+    if (!hasTrigram(query.q) || query.q.includes("\n")) {
+      const q = bind(query.q)
+      where.push(
+        `(strpos(lower("to"), ${q}) > 0 OR strpos(lower(subject), ${q}) > 0 OR strpos(lower(reference), ${q}) > 0)`,
+      )
+    }
   }
   if (query.after !== undefined) {
     where.push(`(created_at, id) < (${bind(query.after.createdAt)}, ${bind(query.after.id)}::uuid)`)

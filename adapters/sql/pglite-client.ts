@@ -23,6 +23,7 @@
  */
 import * as Reactivity from "@effect/experimental/Reactivity"
 import { MemoryFS, PGlite, type Results, type RowMode, types as PgliteTypes } from "@electric-sql/pglite"
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
 import * as Client from "@effect/sql/SqlClient"
 import type { Connection } from "@effect/sql/SqlConnection"
 import { SqlError } from "@effect/sql/SqlError"
@@ -97,6 +98,13 @@ export interface PgliteClientOptions {
   readonly seed?: () => Promise<Blob | undefined>
 }
 
+/**
+ * The extensions every PGlite store loads: `pg_trgm`, whose GIN indexes the logs' `q` reads (migrations/trigram.ts).
+ * A store that has such an index must be opened with it (an insert into the table calls its functions), so
+ * whatever opens a store of the project's with PGlite directly passes these too (the benchmarks).
+ */
+export const pgliteExtensions = { pg_trgm }
+
 type TransformRows = (<A extends object>(rows: ReadonlyArray<A>) => ReadonlyArray<A>) | undefined
 
 const INT8 = PgliteTypes.INT8
@@ -147,7 +155,10 @@ const startParams = (dataDir: string): Array<string> => [
     .flatMap(([name, value]) => ["-c", `${name}=${value}`]),
 ]
 
-/** Run by a child process (`node --input-type=module -e`): opens the directory once, so PGlite runs initdb there. */
+/**
+ * Run by a child process (`node --input-type=module -e`): opens the directory once, so PGlite runs initdb there.
+ * Without `pgliteExtensions`: initdb makes no table, and the store is then opened (and migrated) with them.
+ */
 const initdbScript = `const { PGlite } = await import(process.env.PGLITE_MODULE)
 const pg = new PGlite(process.env.PGLITE_INITDB_DIR, {
   startParams: JSON.parse(process.env.PGLITE_START_PARAMS),
@@ -333,6 +344,7 @@ const openPglite = (options: PgliteClientOptions): Effect.Effect<PGlite, SqlErro
         const seededInMemory = entries !== undefined && directory === undefined && inMemory(dataDir)
         const pg = new PGlite(dataDir, {
           parsers: { [INT8]: parseInt8 },
+          extensions: pgliteExtensions,
           startParams: startParams(dataDir),
           initDbStartParams: [...PgliteSettings.initdb],
           // Where the entries could not be written first (no node:zlib, or a store in IndexedDB): PGlite's loadDataDir.

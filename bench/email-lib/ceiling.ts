@@ -11,6 +11,7 @@
  */
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { PGlite, types as PgliteTypes } from "@electric-sql/pglite"
+import { pgliteExtensions } from "../../adapters/sql/pglite-client.ts"
 import { randomBytes, randomUUID } from "node:crypto"
 import { Effect, Redacted } from "effect"
 import { products } from "../../adapters/products.ts"
@@ -152,7 +153,7 @@ export const openPgCeiling = async (url: string, prepared: boolean, keys: number
 
 /** `@electric-sql/pglite` in this process, in memory, with the project's int8 parser. */
 export const openPgliteCeiling = async (keys: number): Promise<Ceiling> => {
-  const raw = new PGlite("memory://", { parsers: { [PgliteTypes.INT8]: int8 } })
+  const raw = new PGlite("memory://", { parsers: { [PgliteTypes.INT8]: int8 }, extensions: pgliteExtensions })
   await raw.waitReady
   await Effect.runPromise(Effect.provide(migrate(products), pgliteSqlClient(raw)))
   const db = pgliteDb(raw)

@@ -13,6 +13,7 @@ import type { ListStatus } from "../../core/email/model.ts"
 import type { ApplicationId, Millis } from "../../core/shared/brands.ts"
 import { listStatement } from "../../adapters/sql/email.ts"
 import type { Db } from "../verify-lib/ceiling.ts"
+import { Latencies } from "../verify-lib/support.ts"
 
 export interface Combo {
   readonly label: string
@@ -20,7 +21,11 @@ export interface Combo {
   readonly status?: ListStatus
 }
 
-/** The combinations timed: common filters, a common `q`, and two rare ones (few rows match: the index read long). */
+/**
+ * The combinations timed: common filters, a common `q`, rare and absent ones (through the trigram index,
+ * migrations/email/0002), and two of fewer than three letters (no trigram: the newest-first scan, to its end when
+ * nothing matches).
+ */
 export const combos: ReadonlyArray<Combo> = [
   { label: "no filter" },
   { label: "status=delivered", status: "delivered" },
@@ -34,6 +39,11 @@ export const combos: ReadonlyArray<Combo> = [
     status: "delivered",
   },
   { label: "q=inv-4242 (a reference: 1 row in the oldest 10,000, 111 a million)", q: "inv-4242" },
+  { label: "q=customer4711@ (a customer: 20 rows a million)", q: "customer4711@" },
+  { label: "q=INV-999999 (one row, upper case)", q: "INV-999999" },
+  { label: "q=nobody@nowhere.sa (absent)", q: "nobody@nowhere.sa" },
+  { label: "q=sa (short: no trigram, most rows)", q: "sa" },
+  { label: "q=q_ (short: no trigram, absent: the whole log read)", q: "q_" },
 ]
 
 export const pageLimit = 20
@@ -87,14 +97,24 @@ export const statementFor = (
   })
 
 /**
- * For each combination: the position after its first page (as keysetPage makes it: the 20th row of 21), and the
- * plans of its first page and of the page after it.
+ * For each combination: the position after its first page (as keysetPage makes it: the 20th row of 21), the plans
+ * of its first page and of the page after it, and its first page's statement timed `calls` times straight through
+ * the driver (fewer once `budgetMs` is spent, at least 5): the statement's own time, without HTTP and the host.
  */
-export const explainAll = async (db: Db, applicationId: string) => {
-  const out: Array<{ combo: Combo; after?: { createdAt: number; id: string }; plans: Array<string> }> = []
+export const explainAll = async (db: Db, applicationId: string, calls: number, budgetMs: number) => {
+  const out: Array<
+    { combo: Combo; after?: { createdAt: number; id: string }; plans: Array<string>; sql: Latencies }
+  > = []
   for (const c of combos) {
     const [text, params] = statementFor(applicationId, c)
     const first = await db.query("", text, [...params])
+    const sql = new Latencies()
+    const start = performance.now()
+    for (let i = 0; i < calls && (i < 5 || performance.now() - start < budgetMs); i++) {
+      const t0 = performance.now()
+      await db.query("", text, [...params])
+      sql.add(performance.now() - t0)
+    }
     const last = first.length > pageLimit ? first[pageLimit - 1] : undefined
     const after = last === undefined ? undefined : { createdAt: Number(last.created_at), id: String(last.id) }
     const plans: Array<string> = []
@@ -103,7 +123,7 @@ export const explainAll = async (db: Db, applicationId: string) => {
       const rows = await db.query("", `EXPLAIN (ANALYZE, BUFFERS) ${t}`, [...p])
       plans.push(rows.map((r) => r["QUERY PLAN"]).join("\n"))
     }
-    out.push({ combo: c, after, plans })
+    out.push({ combo: c, after, plans, sql })
   }
   return out
 }

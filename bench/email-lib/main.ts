@@ -1,5 +1,6 @@
 /** The Email benchmark's driver (entry point: bench/email.ts, which gives the options). */
 import { PGlite, types as PgliteTypes } from "@electric-sql/pglite"
+import { pgliteExtensions } from "../../adapters/sql/pglite-client.ts"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -184,7 +185,7 @@ const runLog = async (store: Store, args: Args): Promise<Array<string>> => {
     if (dir) {
       await host.stop()
       host = undefined
-      const raw = new PGlite(dir, { parsers: { [PgliteTypes.INT8]: int8 } })
+      const raw = new PGlite(dir, { parsers: { [PgliteTypes.INT8]: int8 }, extensions: pgliteExtensions })
       await raw.waitReady
       db = pgliteDb(raw)
     } else db = pgDb(fresh!.url, { prepared: false, poolSize: 1 })
@@ -197,7 +198,7 @@ const runLog = async (store: Store, args: Args): Promise<Array<string>> => {
       }
     })
     log(`  ${fmt(args.rows)} rows written and analysed in ${fmt((performance.now() - t0) / 1000, 1)} s`)
-    const plans = await explainAll(db, setup.applicationId)
+    const plans = await explainAll(db, setup.applicationId, args.calls, args.pageSeconds * 1000)
     await db.close()
     db = undefined
     host ??= await startHost(env)
@@ -233,16 +234,23 @@ const runLog = async (store: Store, args: Args): Promise<Array<string>> => {
           } (${second.latency.count} calls)`,
         )
       }
-      log(`\n### ${p.combo.label}: p50 / p99 ${figures.join("; ")}; load average ${load()}`)
+      const statement = `${ms(p.sql.percentile(50))} / ${ms(p.sql.percentile(99))}`
+      log(
+        `\n### ${p.combo.label}: p50 / p99 ${
+          figures.join("; ")
+        }; the statement alone ${statement} (${p.sql.count} runs); load average ${load()}`,
+      )
       p.plans.forEach((plan, i) => {
         log(`  EXPLAIN (ANALYZE, BUFFERS), ${i === 0 ? "first page" : "cursor page"}:`)
         for (const line of plan.split("\n")) log(`    ${line}`)
       })
-      const scan = (plan: string) => /Index Scan using (\w+)/.exec(plan)?.[1] ?? "NO index scan"
+      const scan = (plan: string) => /Index Scan(?: Backward)? (?:using|on) (\w+)/.exec(plan)?.[1] ?? "NO index scan"
       summary.push(
-        `| ${store} | ${p.combo.label} | ${ms(first.latency.percentile(50))} / ${ms(first.latency.percentile(99))} | ${
-          second ? `${ms(second.latency.percentile(50))} / ${ms(second.latency.percentile(99))}` : "-"
-        } | ${p.plans.map(scan).join(", ")} |`,
+        `| ${store} | ${p.combo.label} | ${statement} | ${ms(first.latency.percentile(50))} / ${
+          ms(first.latency.percentile(99))
+        } | ${second ? `${ms(second.latency.percentile(50))} / ${ms(second.latency.percentile(99))}` : "-"} | ${
+          p.plans.map(scan).join(", ")
+        } |`,
       )
     }
     return summary
@@ -296,8 +304,12 @@ const main = async (argv: ReadonlyArray<string>) => {
     }
   }
   if (lists.length > 0) {
-    log(`\n| store | list (${fmt(args.rows)} rows) | first page p50 / p99 | cursor page p50 / p99 | plan |`)
-    log(`|---|---|---|---|---|`)
+    log(
+      `\n| store | list (${
+        fmt(args.rows)
+      } rows) | statement p50 / p99 | first page p50 / p99 | cursor page p50 / p99 | plan |`,
+    )
+    log(`|---|---|---|---|---|---|`)
     for (const l of lists) log(l)
   }
 }

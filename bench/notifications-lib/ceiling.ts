@@ -10,6 +10,7 @@
  */
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { PGlite, types as PgliteTypes } from "@electric-sql/pglite"
+import { pgliteExtensions } from "../../adapters/sql/pglite-client.ts"
 import { randomUUID } from "node:crypto"
 import { Effect, Redacted } from "effect"
 import { migrate } from "../../adapters/sql/migrate.ts"
@@ -240,7 +241,7 @@ export const openPgCeiling = async (
 
 /** `@electric-sql/pglite` in this process, in memory, with the project's int8 parser. */
 export const openPgliteCeiling = async (keys: number, omit: ReadonlySet<Omissible> = new Set()): Promise<Ceiling> => {
-  const raw = new PGlite("memory://", { parsers: { [PgliteTypes.INT8]: int8 } })
+  const raw = new PGlite("memory://", { parsers: { [PgliteTypes.INT8]: int8 }, extensions: pgliteExtensions })
   await raw.waitReady
   await Effect.runPromise(Effect.provide(migrate(products), pgliteSqlClient(raw)))
   const db = pgliteDb(raw)

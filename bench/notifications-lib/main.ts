@@ -1,5 +1,6 @@
 /** The Notifications benchmark's driver (entry point: bench/notifications.ts, which gives the options). */
 import { PGlite, types as PgliteTypes } from "@electric-sql/pglite"
+import { pgliteExtensions } from "../../adapters/sql/pglite-client.ts"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -226,7 +227,7 @@ const runReports = async (store: Store, args: Args): Promise<ReportResult> => {
     } else {
       await host.stop()
       host = undefined
-      const db = new PGlite(dir!, { parsers: { [PgliteTypes.INT8]: int8 } })
+      const db = new PGlite(dir!, { parsers: { [PgliteTypes.INT8]: int8 }, extensions: pgliteExtensions })
       await db.waitReady
       try {
         rows = {

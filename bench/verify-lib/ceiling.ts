@@ -28,6 +28,7 @@ import { createHmac, randomBytes, randomInt, randomUUID, timingSafeEqual } from 
 import { Effect, Layer, Option, Redacted, Stream } from "effect"
 import pg from "pg"
 import { migrate } from "../../adapters/sql/migrate.ts"
+import { pgliteExtensions } from "../../adapters/sql/pglite-client.ts"
 import { products } from "../../adapters/products.ts"
 import { riyadhDayStart } from "../../core/shared/riyadh.ts"
 import { Prices, VerifyLimits } from "../../core/limits.ts"
@@ -479,6 +480,7 @@ export const openPgliteCeiling = async (keys: number): Promise<Ceiling> => {
         return n >= BigInt(Number.MIN_SAFE_INTEGER) && n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n
       },
     },
+    extensions: pgliteExtensions,
   })
   await raw.waitReady
   await Effect.runPromise(Effect.provide(migrate(products), pgliteSqlClient(raw)))

@@ -51,6 +51,27 @@ export const ChatNetworkSimulator = Layer.effect(
           // The simulator's reports name the platform's id.
           return { providerMessageId: message.messageId }
         }),
+      // A session message is logged as a template send is: its source where the template's name goes, its text
+      // then one line `[id] title` per choice.
+      sendSession: (message) =>
+        Effect.gen(function* () {
+          if (message.to === SimulatedRefusalNumber) {
+            return yield* new ChatSendRefused({
+              providerCode: "simulated_refusal",
+              message: "The simulated network refused the message.",
+            })
+          }
+          yield* sim.logSend({
+            id: message.messageId,
+            applicationId: message.application,
+            to: message.to,
+            template: message.source,
+            lang: message.lang,
+            text: [message.text, ...message.choices.map((c) => `[${c.id}] ${c.title}`)].join("\n"),
+            sentAt: yield* Clock.currentTimeMillis,
+          })
+          return { providerMessageId: message.messageId }
+        }),
       webhook: Option.none(),
     }
   }),

@@ -1,12 +1,14 @@
 /**
  * The auto-attendant's conversations (DECISIONS 9.3): a customer's message drives the engine
- * (core/chat/conversation.ts) in one transaction that holds the customer's conversation, the expiry job ends those
+ * (core/chat/conversation.ts) in one transaction that holds the customer's conversation and queues its replies
+ * (sent through the chat network right after, core/chat/replies.ts), the expiry job ends those
  * silent for 24 hours, the retention job deletes them 90 days after they started, and the account API lists them
  * (the attendant log).
  */
 import { Clock, Effect, Option } from "effect"
 import { Secrets } from "../../ports/secrets.ts"
 import { ChatAttendantsRepo, type ChatConversation, ChatConversationsRepo } from "../../ports/store/chat.ts"
+import { ChatRepliesRepo } from "../../ports/store/chat-replies.ts"
 import { Transactor } from "../../ports/store/transactor.ts"
 import { keysetPage } from "../accounts/lists.ts"
 import { Chat as Limits, Retention } from "../limits.ts"
@@ -25,6 +27,7 @@ import {
   step,
 } from "./conversation.ts"
 import type { Attendant } from "./model.ts"
+import { queued, Replies } from "./replies.ts"
 
 export interface CustomerMessage {
   readonly application: ApplicationId
@@ -71,6 +74,8 @@ export class Conversations extends Effect.Service<Conversations>()("core/Convers
     const attendants = yield* ChatAttendantsRepo
     const conversations = yield* ChatConversationsRepo
     const secrets = yield* Secrets
+    const replies = yield* ChatRepliesRepo
+    const sender = yield* Replies
     const cursors = yield* makeCursors
     const now = Effect.map(Clock.currentTimeMillis, (ms) => ms as Millis)
 
@@ -111,9 +116,21 @@ export class Conversations extends Effect.Service<Conversations>()("core/Convers
           const held = Option.getOrNull(yield* conversations.ongoing(applicationId, phone, true))
           const s = step(held, event, situationOf(a, at, yield* menuOf(a, held)), phone, newId)
           const conversation = yield* persist(applicationId, held, s)
-          return { conversation, messages: s.messages, language: a?.language ?? "ar" } satisfies Handled
+          const language = a?.language ?? "ar"
+          // The replies leave with the step or not at all: queued in its transaction.
+          const by = s.conversation ?? s.ended
+          if (s.messages.length > 0 && by !== null) {
+            const ids = yield* Effect.forEach(s.messages, () => secrets.uuid)
+            yield* replies.append(
+              queued({ applicationId, phone, conversationId: by.id, lang: language }, s.messages, ids, at),
+            )
+          }
+          return { conversation, messages: s.messages, language } satisfies Handled
         }))
-      })
+      }).pipe(
+        // Then sent at once, in order, through the network (a failure is tried again by the delivery job).
+        Effect.tap((handled) => handled.messages.length > 0 ? sender.deliver(applicationId, phone) : Effect.void),
+      )
 
     const inbound = Effect.fn("Conversations.inbound")(function* (m: CustomerMessage) {
       return yield* run(m.application, m.from, {

@@ -158,7 +158,7 @@ const within = (u: unknown, max: number): boolean => length(u) >= 1 && length(u)
  * text body ≤ 4096; interactive body ≤ 1024; 1-3 reply buttons, title ≤ 20, id ≤ 256, ids unique; a list's
  * button ≤ 20, 1-10 sections, 1-10 rows in all, row title ≤ 24, description ≤ 72, id ≤ 200, ids unique.
  */
-const sessionProblem = (body: Record<string, unknown>): string | undefined => {
+export const sessionProblem = (body: Record<string, unknown>): string | undefined => {
   if (body["type"] === "text") {
     const text = isRecord(body["text"]) ? body["text"] : {}
     return within(text["body"], 4096) ? undefined : "text.body"

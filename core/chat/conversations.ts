@@ -119,17 +119,18 @@ export class Conversations extends Effect.Service<Conversations>()("core/Convers
           const language = a?.language ?? "ar"
           // The replies leave with the step or not at all: queued in its transaction.
           const by = s.conversation ?? s.ended
-          if (s.messages.length > 0 && by !== null) {
-            const ids = yield* Effect.forEach(s.messages, () => secrets.uuid)
+          const ids = by === null ? [] : yield* Effect.forEach(s.messages, () => secrets.uuid)
+          if (ids.length > 0) {
             yield* replies.append(
-              queued({ applicationId, phone, conversationId: by.id, lang: language }, s.messages, ids, at),
+              queued({ applicationId, phone, conversationId: by!.id, lang: language }, s.messages, ids, at),
             )
           }
-          return { conversation, messages: s.messages, language } satisfies Handled
+          return { handled: { conversation, messages: s.messages, language } satisfies Handled, last: ids.at(-1) }
         }))
       }).pipe(
         // Then sent at once, in order, through the network (a failure is tried again by the delivery job).
-        Effect.tap((handled) => handled.messages.length > 0 ? sender.deliver(applicationId, phone) : Effect.void),
+        Effect.tap(({ last }) => last === undefined ? Effect.void : sender.deliver(applicationId, phone, last)),
+        Effect.map(({ handled }) => handled),
       )
 
     const inbound = Effect.fn("Conversations.inbound")(function* (m: CustomerMessage) {

@@ -61,8 +61,11 @@ export class Replies extends Effect.Service<Replies>()("core/ChatReplies", {
         lang: r.lang,
       })
 
-    /** Sends a customer's queue in order while its head can be claimed; stops at a failure (tried again later). */
-    const deliverTo = Effect.fn("ChatReplies.deliverTo")(function* (q: ReplyQueue) {
+    /**
+     * Sends a customer's queue in order while its head can be claimed; stops at a failure (tried again later), or
+     * once `last` is sent: what queues behind it is a later step's, which sends it itself.
+     */
+    const deliverTo = Effect.fn("ChatReplies.deliverTo")(function* (q: ReplyQueue, last?: string) {
       for (;;) {
         const at = yield* now
         const head = yield* repo.claimHead(q, at, (at + Limits.replyClaimMs) as Millis)
@@ -71,6 +74,7 @@ export class Replies extends Effect.Service<Replies>()("core/ChatReplies", {
         const sent = yield* Effect.either(sendOne(r))
         if (Either.isRight(sent)) {
           yield* repo.remove(r.id)
+          if (r.id === last) return
           continue
         }
         const attempts = r.attempts + 1
@@ -90,12 +94,14 @@ export class Replies extends Effect.Service<Replies>()("core/ChatReplies", {
     const deliverDue = Effect.fn("ChatReplies.deliverDue")(function* () {
       for (let round = 0; round < 100; round++) {
         const due = yield* repo.dueQueues(yield* now, Retention.batchRows)
-        yield* Effect.forEach(due, deliverTo, { discard: true, concurrency: 4 })
+        yield* Effect.forEach(due, (q) => deliverTo(q), { discard: true, concurrency: 4 })
         if (due.length < Retention.batchRows) return
       }
     })
 
-    const deliver = (applicationId: ApplicationId, phone: SaudiMobile) => deliverTo({ applicationId, phone })
+    /** A step's replies, just queued: the customer's queue up to the last of them. */
+    const deliver = (applicationId: ApplicationId, phone: SaudiMobile, last: string) =>
+      deliverTo({ applicationId, phone }, last)
 
     return { deliver, deliverDue, earliestDue: repo.earliestDue } as const
   }),

@@ -4,7 +4,7 @@
  * asserts nothing about timing (it fails only when the trace's statements are not the ceiling's).
  *
  *   npx tsx bench/chat.ts [--store pglite|postgres|both] [--clients N] [--seconds S] [--rounds R] [--warmup S]
- *                         [--database-url URL] [--quick]
+ *                         [--database-url URL] [--quick] [--cpu-prof-dir DIR]
  *   (also `npm run bench -- chat ...`)
  *
  * Defaults: both stores, 16 clients, 15 s measured per side in 3 rounds (each slice after 2 s of warm-up),
@@ -52,6 +52,8 @@ const parseArgs = (argv: ReadonlyArray<string>) => {
     rounds: Math.max(1, Math.floor(num("rounds", 3, 1))),
     databaseUrl: named.get("database-url") ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test",
     quick,
+    /** The conversations' host writes a V8 CPU profile there when it stops. */
+    profile: named.get("cpu-prof-dir"),
   }
 }
 type Args = ReturnType<typeof parseArgs>
@@ -96,7 +98,10 @@ const runConversations = async (store: Store, args: Args): Promise<Result> => {
   try {
     const fresh = store === "postgres" ? await freshSchema(args.databaseUrl, "cbench") : undefined
     if (fresh) cleanups.unshift(fresh.drop)
-    const host = await startHost(fresh ? { DATABASE_URL: fresh.url } : { PGLITE_DIR: "memory://" })
+    const host = await startHost(
+      fresh ? { DATABASE_URL: fresh.url } : { PGLITE_DIR: "memory://" },
+      args.profile ? { cpuProfDir: args.profile } : {},
+    )
     cleanups.unshift(host.stop)
     const setup = await setupThroughConsole(host)
     log(`  host pid ${host.pid}; attendant published through a connected app's key`)

@@ -16,6 +16,7 @@ import type { AccountPrincipal } from "../pipeline/authenticate.ts"
 import { makeCursors } from "../pipeline/cursor.ts"
 import type { ApplicationId, Millis, SaudiMobile } from "../shared/brands.ts"
 import { isoMillis } from "../shared/riyadh.ts"
+import { untracedStacks } from "../shared/tracing.ts"
 import { maskForEvents } from "../notifications/wire.ts"
 import {
   endedOutcomes,
@@ -133,7 +134,7 @@ export class Conversations extends Effect.Service<Conversations>()("core/Convers
         Effect.map(({ handled }) => handled),
       )
 
-    const inbound = Effect.fn("Conversations.inbound")(function* (m: CustomerMessage) {
+    const inbound = Effect.fn("Conversations.inbound", untracedStacks)(function* (m: CustomerMessage) {
       return yield* run(m.application, m.from, {
         _tag: "Inbound",
         ...(m.text === null ? {} : { text: m.text }),
@@ -143,7 +144,7 @@ export class Conversations extends Effect.Service<Conversations>()("core/Convers
     })
 
     /** Ends every conversation whose customer has been silent 24 hours (at most a batch per run). */
-    const expireDue = Effect.fn("Conversations.expireDue")(function* () {
+    const expireDue = Effect.fn("Conversations.expireDue", untracedStacks)(function* () {
       const silent = yield* conversations.silentSince(((yield* now) - silenceMillis) as Millis, Retention.batchRows)
       yield* Effect.forEach(silent, (c) => run(c.applicationId, c.phone as SaudiMobile, { _tag: "Tick" }), {
         discard: true,
@@ -151,34 +152,36 @@ export class Conversations extends Effect.Service<Conversations>()("core/Convers
     })
 
     /** Deletes the conversations that started 90 days ago or earlier. */
-    const pruneDue = Effect.fn("Conversations.pruneDue")(function* () {
+    const pruneDue = Effect.fn("Conversations.pruneDue", untracedStacks)(function* () {
       const before = ((yield* now) - Limits.logRetentionMs + 1) as Millis
       while ((yield* conversations.prune(before, Retention.batchRows)) === Retention.batchRows) {
         // another batch
       }
     })
 
-    const log = Effect.fn("Conversations.log")(function* (p: AccountPrincipal, applicationId: string, q: LogQuery) {
-      const full = managesContacts(p)
-      const outcomes = q.outcome === undefined ? null : q.outcome === "ended" ? endedOutcomes : [q.outcome]
-      return yield* keysetPage(
-        cursors,
-        `chat.attendant.log:${applicationId}`,
-        p.account.id,
-        { limit: q.limit ?? 20, cursor: q.cursor },
-        (after, limit) =>
-          conversations.page({
-            applicationId: applicationId as ApplicationId,
-            q: q.q === undefined || q.q === "" ? null : q.q,
-            qPhone: full && q.q !== undefined && q.q !== "" ? numberPart(q.q) : null,
-            outcomes,
-            after: after && { startedAt: Number(after[0]) as Millis, id: String(after[1]) },
-            limit,
-          }),
-        (c) => [c.startedAt, c.id],
-        (c) => logEntryJson(c, full),
-      )
-    })
+    const log = Effect.fn("Conversations.log", untracedStacks)(
+      function* (p: AccountPrincipal, applicationId: string, q: LogQuery) {
+        const full = managesContacts(p)
+        const outcomes = q.outcome === undefined ? null : q.outcome === "ended" ? endedOutcomes : [q.outcome]
+        return yield* keysetPage(
+          cursors,
+          `chat.attendant.log:${applicationId}`,
+          p.account.id,
+          { limit: q.limit ?? 20, cursor: q.cursor },
+          (after, limit) =>
+            conversations.page({
+              applicationId: applicationId as ApplicationId,
+              q: q.q === undefined || q.q === "" ? null : q.q,
+              qPhone: full && q.q !== undefined && q.q !== "" ? numberPart(q.q) : null,
+              outcomes,
+              after: after && { startedAt: Number(after[0]) as Millis, id: String(after[1]) },
+              limit,
+            }),
+          (c) => [c.startedAt, c.id],
+          (c) => logEntryJson(c, full),
+        )
+      },
+    )
 
     return { inbound, expireDue, pruneDue, log } as const
   }),

@@ -11,6 +11,7 @@ import { ChatNetwork } from "../../ports/chat-network.ts"
 import { ChatRepliesRepo, type ChatReply, type ReplyQueue } from "../../ports/store/chat-replies.ts"
 import { Chat as Limits, Retention } from "../limits.ts"
 import type { ApplicationId, Millis, SaudiMobile } from "../shared/brands.ts"
+import { untracedStacks } from "../shared/tracing.ts"
 import type { OutMessage } from "./conversation.ts"
 
 /** The label of the button that opens a list of choices, in the attendant's language. */
@@ -65,7 +66,7 @@ export class Replies extends Effect.Service<Replies>()("core/ChatReplies", {
      * Sends a customer's queue in order while its head can be claimed; stops at a failure (tried again later), or
      * once `last` is sent: what queues behind it is a later step's, which sends it itself.
      */
-    const deliverTo = Effect.fn("ChatReplies.deliverTo")(function* (q: ReplyQueue, last?: string) {
+    const deliverTo = Effect.fn("ChatReplies.deliverTo", untracedStacks)(function* (q: ReplyQueue, last?: string) {
       for (;;) {
         const at = yield* now
         const head = yield* repo.claimHead(q, at, (at + Limits.replyClaimMs) as Millis)
@@ -91,7 +92,7 @@ export class Replies extends Effect.Service<Replies>()("core/ChatReplies", {
     })
 
     /** The delivery job: every queue whose head is due (a batch at a time, until none is). */
-    const deliverDue = Effect.fn("ChatReplies.deliverDue")(function* () {
+    const deliverDue = Effect.fn("ChatReplies.deliverDue", untracedStacks)(function* () {
       for (let round = 0; round < 100; round++) {
         const due = yield* repo.dueQueues(yield* now, Retention.batchRows)
         yield* Effect.forEach(due, (q) => deliverTo(q), { discard: true, concurrency: 4 })

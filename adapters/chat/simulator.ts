@@ -4,6 +4,7 @@
  * number `+966500000001` at once.
  */
 import { Clock, Effect, Layer, Option } from "effect"
+import { messageText } from "../../core/chat/conversation.ts"
 import { ChatNetwork, ChatNetworkUnavailable, ChatSendRefused, ChatTemplateConflict } from "../../ports/chat-network.ts"
 import { SimulatedChatRepo } from "../../ports/store/chat-simulator.ts"
 import { SimulatedRefusalNumber } from "../sms/simulator.ts"
@@ -67,7 +68,7 @@ export const ChatNetworkSimulator = Layer.effect(
             to: message.to,
             template: message.source,
             lang: message.lang,
-            text: [message.text, ...message.choices.map((c) => `[${c.id}] ${c.title}`)].join("\n"),
+            text: messageText(message),
             sentAt: yield* Clock.currentTimeMillis,
           })
           return { providerMessageId: message.messageId }

@@ -1,5 +1,5 @@
 /** Notifications' operations (DECISIONS 7.1), each declared once. */
-import { Effect, Either, Schema } from "effect"
+import { Either, Schema } from "effect"
 import { InsufficientCredits, InvalidRequest, NotFound, SendFailed } from "../errors.ts"
 import { LiveKeyRequired } from "../pipeline/errors.ts"
 import { type AnyOperation, operation, type Parameter, type RawInput } from "../pipeline/operation.ts"

@@ -4,14 +4,12 @@
  * reports, customers' messages), which reach Notifications as a real network's would, and the auto-attendant
  * (whose replies come back through the network port: the log records them).
  */
-import { Clock, Effect, Option } from "effect"
-import { Secrets } from "../../ports/secrets.ts"
-import { messageText } from "../chat/conversation.ts"
+import { Effect, Option } from "effect"
 import { Conversations } from "../chat/conversations.ts"
 import { SimulatedChatRepo } from "../../ports/store/chat-simulator.ts"
 import { Console } from "../console/service.ts"
 import { notFound } from "../errors.ts"
-import type { Millis, SaudiMobile } from "../shared/brands.ts"
+import type { SaudiMobile } from "../shared/brands.ts"
 import { isoMillis } from "../shared/riyadh.ts"
 import { untracedStacks } from "../shared/tracing.ts"
 import type { MessageError, NetworkTemplate, ReportStatus, TemplateButton, TemplateHeader } from "./model.ts"
@@ -34,7 +32,6 @@ export class ChatSimulator extends Effect.Service<ChatSimulator>()("core/ChatSim
     const operator = yield* Console
     const notifications = yield* Notifications
     const conversations = yield* Conversations
-    const secrets = yield* Secrets
 
     const setNumber = Effect.fn("ChatSimulator.setNumber", untracedStacks)(
       function* (applicationId: string, number: SaudiMobile | undefined, connected: boolean) {

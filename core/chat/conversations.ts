@@ -159,29 +159,27 @@ export class Conversations extends Effect.Service<Conversations>()("core/Convers
       }
     })
 
-    const log = Effect.fn("Conversations.log", untracedStacks)(
-      function* (p: AccountPrincipal, applicationId: string, q: LogQuery) {
-        const full = managesContacts(p)
-        const outcomes = q.outcome === undefined ? null : q.outcome === "ended" ? endedOutcomes : [q.outcome]
-        return yield* keysetPage(
-          cursors,
-          `chat.attendant.log:${applicationId}`,
-          p.account.id,
-          { limit: q.limit ?? 20, cursor: q.cursor },
-          (after, limit) =>
-            conversations.page({
-              applicationId: applicationId as ApplicationId,
-              q: q.q === undefined || q.q === "" ? null : q.q,
-              qPhone: full && q.q !== undefined && q.q !== "" ? numberPart(q.q) : null,
-              outcomes,
-              after: after && { startedAt: Number(after[0]) as Millis, id: String(after[1]) },
-              limit,
-            }),
-          (c) => [c.startedAt, c.id],
-          (c) => logEntryJson(c, full),
-        )
-      },
-    )
+    const log = Effect.fn("Conversations.log")(function* (p: AccountPrincipal, applicationId: string, q: LogQuery) {
+      const full = managesContacts(p)
+      const outcomes = q.outcome === undefined ? null : q.outcome === "ended" ? endedOutcomes : [q.outcome]
+      return yield* keysetPage(
+        cursors,
+        `chat.attendant.log:${applicationId}`,
+        p.account.id,
+        { limit: q.limit ?? 20, cursor: q.cursor },
+        (after, limit) =>
+          conversations.page({
+            applicationId: applicationId as ApplicationId,
+            q: q.q === undefined || q.q === "" ? null : q.q,
+            qPhone: full && q.q !== undefined && q.q !== "" ? numberPart(q.q) : null,
+            outcomes,
+            after: after && { startedAt: Number(after[0]) as Millis, id: String(after[1]) },
+            limit,
+          }),
+        (c) => [c.startedAt, c.id],
+        (c) => logEntryJson(c, full),
+      )
+    })
 
     return { inbound, expireDue, pruneDue, log } as const
   }),

@@ -60,7 +60,8 @@ type Args = ReturnType<typeof parseArgs>
 
 const normalise = (s: string) => s.replace(/\s+/g, " ").replace(/\s*([(),])\s*/g, "$1").trim()
 /** The jobs loop's statements, which the trace catches between a request's own. */
-const jobs = /pg_control_checkpoint|sender_domains|DISTINCT ON \(application_id, phone\)|last_customer_at <=|DELETE FROM chat_conversations/
+const jobs =
+  /pg_control_checkpoint|sender_domains|DISTINCT ON \(application_id, phone\)|last_customer_at <=|DELETE FROM chat_conversations/
 
 const traceRun = async (store: Store, args: Args) => {
   const fresh = store === "postgres" ? await freshSchema(args.databaseUrl, "cbench") : undefined

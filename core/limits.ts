@@ -70,6 +70,16 @@ export const Chat = {
   invitationFrom: "team@mail.svc.sa",
   /** A team member's `name`, in code points. */
   memberNameMax: 100,
+
+  /**
+   * The attendant's replies through the chat network: a failed send is tried again after 5 s, doubling up to an
+   * hour, 10 attempts in all (about 1.4 hours, inside the network's 24-hour window); a sender holds a reply 60 s
+   * (more than a send's 10 s timeout) before another may take it.
+   */
+  replyRetryMs: 5_000,
+  replyRetryMaxMs: 60 * 60_000,
+  replyAttempts: 10,
+  replyClaimMs: 60_000,
 } as const
 
 export const RateLimit = {

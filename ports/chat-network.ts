@@ -1,8 +1,8 @@
 /**
- * The chat network (DECISIONS 7): each application's connected number, its templates, template sends, and what
- * the network sends back (status reports, customers' messages). Adapters: the simulator (DECISIONS 7.4,
- * adapters/chat/simulator.ts) and the WhatsApp Cloud API (adapters/chat/cloud-api.ts), selected by
- * `CHAT_PROVIDER`.
+ * The chat network (DECISIONS 7): each application's connected number, its templates, template sends, session
+ * messages (the auto-attendant's replies) and what the network sends back (status reports, customers' messages).
+ * Adapters: the simulator (DECISIONS 7.4, adapters/chat/simulator.ts) and the WhatsApp Cloud API
+ * (adapters/chat/cloud-api.ts), selected by `CHAT_PROVIDER`.
  */
 import { Context, Data, type Effect, type Option } from "effect"
 import type { MessageError, NetworkTemplate, ReportStatus, TemplateWrite } from "../core/notifications/model.ts"
@@ -30,6 +30,33 @@ export interface TemplateSend {
   readonly headerImageLink: string | null
   /** The body with its placeholders filled (the simulator's log shows it). */
   readonly text: string
+}
+
+/** A choice to tap beneath a session message: a tap comes back as an inbound message whose `choiceId` is its id. */
+export interface SessionChoice {
+  readonly id: string
+  readonly title: string
+  readonly description: string | null
+}
+
+/**
+ * A free-form message to a customer inside the network's customer-service window (the Cloud API's 24 hours after
+ * the customer's last message): text, with the choices to tap beneath it (none: plain text). The auto-attendant's
+ * greeting, its menus' levels and its answers are these.
+ */
+export interface SessionSend {
+  readonly application: ApplicationId
+  /** The platform's id for the message (the simulator's log row is it). */
+  readonly messageId: string
+  readonly to: SaudiMobile
+  readonly text: string
+  readonly choices: ReadonlyArray<SessionChoice>
+  /** The label of the button that opens a list of choices (the Cloud API's list `action.button`, ≤ 20). */
+  readonly listButton: string
+  /** Who on the platform sends it (`attendant`): the simulator's log shows it where a template's name goes. */
+  readonly source: string
+  /** The language it is written in (the simulator's log shows it). */
+  readonly lang: string
 }
 
 export interface ChatReceipt {
@@ -123,6 +150,8 @@ export class ChatNetwork extends Context.Tag("ports/ChatNetwork")<ChatNetwork, {
   /** Deletes every language of the named template. */
   readonly deleteTemplate: (application: ApplicationId, name: string) => Effect.Effect<void, ChatNetworkUnavailable>
   readonly send: (message: TemplateSend) => Effect.Effect<ChatReceipt, ChatSendRefused>
+  /** Sends a session message (text, or interactive choices): refusals as `send`'s. */
+  readonly sendSession: (message: SessionSend) => Effect.Effect<ChatReceipt, ChatSendRefused>
   /**
    * The network's webhook (the Cloud API's: subscription challenge, `X-Hub-Signature-256`), when the adapter has
    * one: the platform serves it and applies what it carried. The simulator has none (its console routes report).

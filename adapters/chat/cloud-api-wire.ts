@@ -4,12 +4,21 @@
  *   https://developers.facebook.com/docs/whatsapp/cloud-api/guides/send-message-templates   (template sends)
  *   https://developers.facebook.com/docs/whatsapp/business-management-api/message-templates (template rows)
  *   https://developers.facebook.com/docs/whatsapp/cloud-api/webhooks/components            (webhook payloads)
+ *   https://developers.facebook.com/docs/whatsapp/cloud-api/messages/interactive-list-messages (session lists)
+ *   https://developers.facebook.com/docs/whatsapp/cloud-api/messages/interactive-reply-buttons-messages (buttons)
  */
 import { Option } from "effect"
 import type { NetworkTemplate, TemplateButton, TemplateHeader, TemplateWrite } from "../../core/notifications/model.ts"
 import type { ApplicationId } from "../../core/shared/brands.ts"
 import { parseSaudiMobile } from "../../core/shared/phone.ts"
-import type { NetworkCallbacks, NetworkInbound, NetworkReport, TemplateSend } from "../../ports/chat-network.ts"
+import type {
+  NetworkCallbacks,
+  NetworkInbound,
+  NetworkReport,
+  SessionChoice,
+  SessionSend,
+  TemplateSend,
+} from "../../ports/chat-network.ts"
 
 type Json = Record<string, unknown>
 
@@ -243,6 +252,74 @@ export const sendBody = (m: TemplateSend): Json => {
       ...(components.length > 0 ? { components } : {}),
     },
     biz_opaque_callback_data: m.messageId,
+  }
+}
+
+// ---- session messages ----------------------------------------------------------------------------------------
+
+/** The Cloud API's limits on a session message, in characters. */
+export const SessionLimits = {
+  /** `text.body`. */
+  textBody: 4096,
+  /** `interactive.body.text`. */
+  interactiveBody: 1024,
+  /** Reply buttons: at most 3, a title of at most 20. */
+  buttons: 3,
+  buttonTitle: 20,
+  /** A list: its button's label, its rows (every section together), a row's title and description. */
+  listButton: 20,
+  listRows: 10,
+  rowTitle: 24,
+  rowDescription: 72,
+} as const
+
+const chars = (s: string): number => [...s].length
+const cut = (s: string, max: number): string => chars(s) <= max ? s : [...s].slice(0, max).join("")
+
+/** Reply buttons show a title only: they serve up to 3 choices with short titles and no description. */
+const asButtons = (choices: ReadonlyArray<SessionChoice>): boolean =>
+  choices.length <= SessionLimits.buttons &&
+  choices.every((c) => c.description === null && chars(c.title) <= SessionLimits.buttonTitle)
+
+/**
+ * The body of `POST /{phone-number-id}/messages` for a session message: `type: text` without choices,
+ * `interactive` reply buttons for up to 3 short ones without descriptions, else an `interactive` list of one
+ * section (a tap answers `button_reply` / `list_reply` with the choice's id).
+ */
+export const sessionBody = (m: SessionSend): Json => {
+  const envelope = { messaging_product: "whatsapp", recipient_type: "individual", to: m.to.replace(/^\+/, "") }
+  if (m.choices.length === 0) {
+    return { ...envelope, type: "text", text: { preview_url: false, body: cut(m.text, SessionLimits.textBody) } }
+  }
+  const body = { text: cut(m.text, SessionLimits.interactiveBody) }
+  if (asButtons(m.choices)) {
+    return {
+      ...envelope,
+      type: "interactive",
+      interactive: {
+        type: "button",
+        body,
+        action: { buttons: m.choices.map((c) => ({ type: "reply", reply: { id: c.id, title: c.title } })) },
+      },
+    }
+  }
+  return {
+    ...envelope,
+    type: "interactive",
+    interactive: {
+      type: "list",
+      body,
+      action: {
+        button: cut(m.listButton, SessionLimits.listButton),
+        sections: [{
+          rows: m.choices.slice(0, SessionLimits.listRows).map((c) => ({
+            id: c.id,
+            title: cut(c.title, SessionLimits.rowTitle),
+            ...(c.description === null ? {} : { description: cut(c.description, SessionLimits.rowDescription) }),
+          })),
+        }],
+      },
+    },
   }
 }
 

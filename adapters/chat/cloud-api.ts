@@ -8,6 +8,7 @@
  * - writeTemplate: `POST /{waba-id}/message_templates`, or `POST /{template-id}` when the name and language exist.
  * - deleteTemplate: `DELETE /{waba-id}/message_templates?name=` (every language).
  * - send: `POST /{phone-number-id}/messages`, `type: template` (adapters/chat/cloud-api-wire.ts builds the body).
+ * - sendSession: the same, `type: text` or `type: interactive` (reply buttons or a list; cloud-api-wire.ts).
  * - webhook: the subscription challenge (`hub.mode`, `hub.verify_token`, `hub.challenge`) and deliveries signed
  *   `X-Hub-Signature-256: sha256=<HMAC-SHA256 of the raw body with the app secret>`.
  *
@@ -32,6 +33,7 @@ import {
   ChatTemplateConflict,
   type NetworkWebhookAnswer,
   type NetworkWebhookRequest,
+  type SessionSend,
   type TemplateSend,
 } from "../../ports/chat-network.ts"
 import {
@@ -42,6 +44,7 @@ import {
   parseDelivery,
   parseJson,
   sendBody,
+  sessionBody,
   templateFromRow,
   writeComponents,
 } from "./cloud-api-wire.ts"
@@ -278,15 +281,16 @@ export const make = (config: CloudApiConfig): Effect.Effect<ChatNetwork["Type"],
         Effect.withSpan("ChatNetwork.deleteTemplate", { attributes: { "chat.provider": "whatsapp_cloud" } }),
       )
 
-    const send = (message: TemplateSend): Effect.Effect<ChatReceipt, ChatSendRefused> =>
+    /** One `POST /{phone-number-id}/messages`: the network's id for the message, or its refusal. */
+    const post = (application: ApplicationId, body: unknown): Effect.Effect<ChatReceipt, ChatSendRefused> =>
       Effect.gen(function* () {
-        const n = Option.getOrUndefined(numberOf(message.application))
+        const n = Option.getOrUndefined(numberOf(application))
         if (n === undefined) {
           return yield* new ChatSendRefused({ providerCode: "no_number", message: "no WhatsApp number configured" })
         }
-        const answer = yield* graph("POST", `${encodeURIComponent(n.phoneNumberId)}/messages`, {
-          body: sendBody(message),
-        }).pipe(Effect.mapError((f) => new ChatSendRefused({ providerCode: "unreachable", message: f.message })))
+        const answer = yield* graph("POST", `${encodeURIComponent(n.phoneNumberId)}/messages`, { body }).pipe(
+          Effect.mapError((f) => new ChatSendRefused({ providerCode: "unreachable", message: f.message })),
+        )
         const error = graphError(answer.json)
         if (error !== undefined) return yield* new ChatSendRefused({ providerCode: error.code, message: error.message })
         if (answer.status < 200 || answer.status >= 300) {
@@ -304,7 +308,17 @@ export const make = (config: CloudApiConfig): Effect.Effect<ChatNetwork["Type"],
           })
         }
         return { providerMessageId: id }
-      }).pipe(Effect.withSpan("ChatNetwork.send", { attributes: { "chat.provider": "whatsapp_cloud" } }))
+      })
+
+    const send = (message: TemplateSend): Effect.Effect<ChatReceipt, ChatSendRefused> =>
+      post(message.application, sendBody(message)).pipe(
+        Effect.withSpan("ChatNetwork.send", { attributes: { "chat.provider": "whatsapp_cloud" } }),
+      )
+
+    const sendSession = (message: SessionSend): Effect.Effect<ChatReceipt, ChatSendRefused> =>
+      post(message.application, sessionBody(message)).pipe(
+        Effect.withSpan("ChatNetwork.sendSession", { attributes: { "chat.provider": "whatsapp_cloud" } }),
+      )
 
     const none = { reports: [], inbound: [] }
     const webhook = (request: NetworkWebhookRequest): Effect.Effect<NetworkWebhookAnswer> =>
@@ -328,7 +342,15 @@ export const make = (config: CloudApiConfig): Effect.Effect<ChatNetwork["Type"],
         return { status: 200, body: "", callbacks: parseDelivery(json, (id) => byPhoneNumberId.get(id)) }
       })
 
-    return ChatNetwork.of({ number, templates, writeTemplate, deleteTemplate, send, webhook: Option.some(webhook) })
+    return ChatNetwork.of({
+      number,
+      templates,
+      writeTemplate,
+      deleteTemplate,
+      send,
+      sendSession,
+      webhook: Option.some(webhook),
+    })
   })
 
 /** The chat network from plain values, on the platform `fetch` (Node, Deno, Bun). */

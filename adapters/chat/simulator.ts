@@ -4,6 +4,7 @@
  * number `+966500000001` at once.
  */
 import { Clock, Effect, Layer, Option } from "effect"
+import { messageText } from "../../core/chat/conversation.ts"
 import { ChatNetwork, ChatNetworkUnavailable, ChatSendRefused, ChatTemplateConflict } from "../../ports/chat-network.ts"
 import { SimulatedChatRepo } from "../../ports/store/chat-simulator.ts"
 import { SimulatedRefusalNumber } from "../sms/simulator.ts"
@@ -49,6 +50,27 @@ export const ChatNetworkSimulator = Layer.effect(
             sentAt: yield* Clock.currentTimeMillis,
           })
           // The simulator's reports name the platform's id.
+          return { providerMessageId: message.messageId }
+        }),
+      // A session message is logged as a template send is: its source where the template's name goes, its text
+      // then one line `[id] title` per choice.
+      sendSession: (message) =>
+        Effect.gen(function* () {
+          if (message.to === SimulatedRefusalNumber) {
+            return yield* new ChatSendRefused({
+              providerCode: "simulated_refusal",
+              message: "The simulated network refused the message.",
+            })
+          }
+          yield* sim.logSend({
+            id: message.messageId,
+            applicationId: message.application,
+            to: message.to,
+            template: message.source,
+            lang: message.lang,
+            text: messageText(message),
+            sentAt: yield* Clock.currentTimeMillis,
+          })
           return { providerMessageId: message.messageId }
         }),
       webhook: Option.none(),

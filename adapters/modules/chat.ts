@@ -7,6 +7,8 @@ import { Effect, Layer, Option } from "effect"
 import { silenceMillis } from "../../core/chat/conversation.ts"
 import { Conversations } from "../../core/chat/conversations.ts"
 import { logOperations } from "../../core/chat/log-operation.ts"
+import { ChatNetworkInbound, chatNetworkWebhookOperations } from "../../core/chat/network-inbound.ts"
+import { Replies } from "../../core/chat/replies.ts"
 import { Chat as Limits } from "../../core/limits.ts"
 import type { Job } from "../../core/shared/job.ts"
 import { ChatConversationsRepo } from "../../ports/store/chat.ts"
@@ -32,16 +34,22 @@ import { ChatStoresRepo } from "../../ports/store/chat-stores.ts"
 import { ChatStoresRepoMemory } from "../memory/chat-stores.ts"
 import { ChatStoresRepoSql } from "../sql/chat-stores.ts"
 import { migration as logSearch } from "../sql/migrations/chat/0006_log_search.ts"
+import { migration as replies } from "../sql/migrations/chat/0005_replies.ts"
+import { ChatRepliesRepoMemory } from "../memory/chat-replies.ts"
+import { ChatRepliesRepoSql } from "../sql/chat-replies.ts"
 
 /**
  * Conversations end 24 hours after the customer's last message (`expired`) and are deleted 90 days after they
  * started, on the platform clock: each job falls due when its earliest conversation does.
  */
-const conversationJobs: Effect.Effect<ReadonlyArray<Job>, never, Conversations | ChatConversationsRepo> = Effect
-  .gen(function* () {
+const conversationJobs: Effect.Effect<ReadonlyArray<Job>, never, Conversations | ChatConversationsRepo | Replies> =
+  Effect.gen(function* () {
     const service = yield* Conversations
     const repo = yield* ChatConversationsRepo
+    const sender = yield* Replies
     return [
+      // The attendant's replies a failed send left: each customer's queue again when its head falls due.
+      { name: "chat.replies.deliver", nextDue: sender.earliestDue, run: sender.deliverDue() },
       {
         name: "chat.conversations.expire",
         nextDue: Effect.map(repo.earliestSilent, Option.map((at) => at + silenceMillis)),
@@ -73,6 +81,7 @@ export const chatProduct = product({
     ChatConversationsRepoMemory,
     ChatTeamRepoMemory,
     ChatStoresRepoMemory,
+    ChatRepliesRepoMemory,
   ),
   sql: Layer.mergeAll(
     ChatMenusRepoSql,
@@ -80,21 +89,26 @@ export const chatProduct = product({
     ChatConversationsRepoSql,
     ChatTeamRepoSql,
     ChatStoresRepoSql,
+    ChatRepliesRepoSql,
   ),
-  migrations: [menusAttendants, conversations, team, stores, logSearch],
-  services: () =>
-    Layer.mergeAll(
+  migrations: [menusAttendants, conversations, team, stores, replies, logSearch],
+  services: () => {
+    const conversing = Conversations.Default.pipe(Layer.provideMerge(Replies.Default))
+    return Layer.mergeAll(
       Layer.provide(Chat.Default, AssistantStoresLive),
-      Conversations.Default,
+      conversing,
+      Layer.provide(ChatNetworkInbound.Default, conversing),
       ChatTeam.Default,
       ChatStores.Default,
-    ),
+    )
+  },
   operations: [
     ...chatOperations,
     ...logOperations,
     ...teamOperations,
     ...storesOperations,
     ...storesConsoleOperations,
+    ...chatNetworkWebhookOperations,
   ],
   jobs: Effect.zipWith(conversationJobs, storeJobs, (a, b) => [...a, ...b]),
 })

@@ -1,12 +1,13 @@
 /**
  * Notifications (DECISIONS 7): chat-app template messages and templates, statuses and consent; its tables, its
- * service over the chat network (adapters/modules/chat-network.ts, before it in the list), its operations.
+ * service over the chat network (adapters/modules/chat-network.ts, before it in the list), its operations (the
+ * network's webhook is Chat's, core/chat/network-inbound.ts: its customers' messages also reach the attendant).
  */
 import { notificationsEvents } from "../../core/notifications/events.ts"
 import { Layer } from "effect"
 import { notificationsConsoleOperations } from "../../core/notifications/console-operations.ts"
 import { notificationsErrors } from "../../core/notifications/errors.ts"
-import { chatNetworkWebhookOperations, notificationsOperations } from "../../core/notifications/operations.ts"
+import { notificationsOperations } from "../../core/notifications/operations.ts"
 import { notificationsScopes } from "../../core/notifications/scopes.ts"
 import { Notifications } from "../../core/notifications/service.ts"
 import {
@@ -40,7 +41,6 @@ export const notificationsProduct = product({
   operations: [
     ...notificationsOperations,
     ...notificationsConsoleOperations,
-    ...chatNetworkWebhookOperations,
     ...templateSuggestionsOperations,
     ...templateSuggestionsConsoleOperations,
   ],

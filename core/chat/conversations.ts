@@ -1,12 +1,14 @@
 /**
  * The auto-attendant's conversations (DECISIONS 9.3): a customer's message drives the engine
- * (core/chat/conversation.ts) in one transaction that holds the customer's conversation, the expiry job ends those
+ * (core/chat/conversation.ts) in one transaction that holds the customer's conversation and queues its replies
+ * (sent through the chat network right after, core/chat/replies.ts), the expiry job ends those
  * silent for 24 hours, the retention job deletes them 90 days after they started, and the account API lists them
  * (the attendant log).
  */
 import { Clock, Effect, Option } from "effect"
 import { Secrets } from "../../ports/secrets.ts"
 import { ChatAttendantsRepo, type ChatConversation, ChatConversationsRepo } from "../../ports/store/chat.ts"
+import { ChatRepliesRepo } from "../../ports/store/chat-replies.ts"
 import { Transactor } from "../../ports/store/transactor.ts"
 import { keysetPage } from "../accounts/lists.ts"
 import { Chat as Limits, Retention } from "../limits.ts"
@@ -14,6 +16,7 @@ import type { AccountPrincipal } from "../pipeline/authenticate.ts"
 import { makeCursors } from "../pipeline/cursor.ts"
 import type { ApplicationId, Millis, SaudiMobile } from "../shared/brands.ts"
 import { isoMillis } from "../shared/riyadh.ts"
+import { untracedStacks } from "../shared/tracing.ts"
 import { maskForEvents } from "../notifications/wire.ts"
 import {
   endedOutcomes,
@@ -25,6 +28,7 @@ import {
   step,
 } from "./conversation.ts"
 import type { Attendant } from "./model.ts"
+import { queued, Replies } from "./replies.ts"
 
 export interface CustomerMessage {
   readonly application: ApplicationId
@@ -71,6 +75,8 @@ export class Conversations extends Effect.Service<Conversations>()("core/Convers
     const attendants = yield* ChatAttendantsRepo
     const conversations = yield* ChatConversationsRepo
     const secrets = yield* Secrets
+    const replies = yield* ChatRepliesRepo
+    const sender = yield* Replies
     const cursors = yield* makeCursors
     const now = Effect.map(Clock.currentTimeMillis, (ms) => ms as Millis)
 
@@ -111,11 +117,24 @@ export class Conversations extends Effect.Service<Conversations>()("core/Convers
           const held = Option.getOrNull(yield* conversations.ongoing(applicationId, phone, true))
           const s = step(held, event, situationOf(a, at, yield* menuOf(a, held)), phone, newId)
           const conversation = yield* persist(applicationId, held, s)
-          return { conversation, messages: s.messages, language: a?.language ?? "ar" } satisfies Handled
+          const language = a?.language ?? "ar"
+          // The replies leave with the step or not at all: queued in its transaction.
+          const by = s.conversation ?? s.ended
+          const ids = by === null ? [] : yield* Effect.forEach(s.messages, () => secrets.uuid)
+          if (ids.length > 0) {
+            yield* replies.append(
+              queued({ applicationId, phone, conversationId: by!.id, lang: language }, s.messages, ids, at),
+            )
+          }
+          return { handled: { conversation, messages: s.messages, language } satisfies Handled, last: ids.at(-1) }
         }))
-      })
+      }).pipe(
+        // Then sent at once, in order, through the network (a failure is tried again by the delivery job).
+        Effect.tap(({ last }) => last === undefined ? Effect.void : sender.deliver(applicationId, phone, last)),
+        Effect.map(({ handled }) => handled),
+      )
 
-    const inbound = Effect.fn("Conversations.inbound")(function* (m: CustomerMessage) {
+    const inbound = Effect.fn("Conversations.inbound", untracedStacks)(function* (m: CustomerMessage) {
       return yield* run(m.application, m.from, {
         _tag: "Inbound",
         ...(m.text === null ? {} : { text: m.text }),
@@ -125,7 +144,7 @@ export class Conversations extends Effect.Service<Conversations>()("core/Convers
     })
 
     /** Ends every conversation whose customer has been silent 24 hours (at most a batch per run). */
-    const expireDue = Effect.fn("Conversations.expireDue")(function* () {
+    const expireDue = Effect.fn("Conversations.expireDue", untracedStacks)(function* () {
       const silent = yield* conversations.silentSince(((yield* now) - silenceMillis) as Millis, Retention.batchRows)
       yield* Effect.forEach(silent, (c) => run(c.applicationId, c.phone as SaudiMobile, { _tag: "Tick" }), {
         discard: true,
@@ -133,7 +152,7 @@ export class Conversations extends Effect.Service<Conversations>()("core/Convers
     })
 
     /** Deletes the conversations that started 90 days ago or earlier. */
-    const pruneDue = Effect.fn("Conversations.pruneDue")(function* () {
+    const pruneDue = Effect.fn("Conversations.pruneDue", untracedStacks)(function* () {
       const before = ((yield* now) - Limits.logRetentionMs + 1) as Millis
       while ((yield* conversations.prune(before, Retention.batchRows)) === Retention.batchRows) {
         // another batch

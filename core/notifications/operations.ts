@@ -1,5 +1,5 @@
 /** Notifications' operations (DECISIONS 7.1), each declared once. */
-import { Effect, Either, Schema } from "effect"
+import { Either, Schema } from "effect"
 import { InsufficientCredits, InvalidRequest, NotFound, SendFailed } from "../errors.ts"
 import { LiveKeyRequired } from "../pipeline/errors.ts"
 import { type AnyOperation, operation, type Parameter, type RawInput } from "../pipeline/operation.ts"
@@ -235,44 +235,3 @@ export const notificationsOperations = [
     run: (n, p, input) => n.deleteTemplate(p, input.params.name),
   }),
 ] as const satisfies ReadonlyArray<AnyOperation>
-
-/** The request as the network's webhook handler takes it (ports/chat-network.ts). */
-const webhookRequest = (method: string) => (raw: RawInput) =>
-  Either.right({
-    method,
-    query: Object.fromEntries(raw.query),
-    headers: { "x-hub-signature-256": raw.header?.("x-hub-signature-256") ?? "" },
-    body: raw.text ?? "",
-  })
-
-const utf8 = new TextEncoder()
-const plain = (answer: { readonly status: number; readonly body: string }) => ({
-  status: answer.status,
-  headers: { "content-type": "text/plain; charset=utf-8" },
-  body: utf8.encode(answer.body),
-})
-
-/**
- * The chat network's webhook (the Cloud API's: its subscription challenge and signed deliveries of status
- * reports and customers' messages); `404 not_found` with a network that has none (the simulator).
- */
-export const chatNetworkWebhookOperations = (["GET", "POST"] as const).map((method) =>
-  operation({
-    name: method === "GET" ? "chatmsg.network.webhook.verify" : "chatmsg.network.webhook.deliver",
-    summary: method === "GET"
-      ? "The chat network's subscription challenge (`hub.mode`, `hub.verify_token`, `hub.challenge`)."
-      : "The chat network's signed deliveries (`X-Hub-Signature-256`): status reports and customers' messages.",
-    method,
-    path: "/v1/chatmsg/network/webhook",
-    caller: { _tag: "Public" },
-    parameters: [],
-    body: undefined,
-    decode: webhookRequest(method),
-    output: Schema.Unknown,
-    produces: ["text/plain"],
-    errors: [NotFound],
-    idempotent: false,
-    service: Notifications,
-    run: (n, _, request) => Effect.map(n.webhook(request), plain),
-  })
-)

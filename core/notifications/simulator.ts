@@ -2,16 +2,14 @@
  * The chat-network simulator's console use cases (DECISIONS 7.4): what the network holds (numbers, template
  * copies, whether the template list answers), its log, and the network's side of a conversation (status
  * reports, customers' messages), which reach Notifications as a real network's would, and the auto-attendant
- * (whose replies the log records).
+ * (whose replies come back through the network port: the log records them).
  */
-import { Clock, Effect, Option } from "effect"
-import { Secrets } from "../../ports/secrets.ts"
-import { messageText } from "../chat/conversation.ts"
+import { Effect, Option } from "effect"
 import { Conversations } from "../chat/conversations.ts"
 import { SimulatedChatRepo } from "../../ports/store/chat-simulator.ts"
 import { Console } from "../console/service.ts"
 import { notFound } from "../errors.ts"
-import type { Millis, SaudiMobile } from "../shared/brands.ts"
+import type { SaudiMobile } from "../shared/brands.ts"
 import { isoMillis } from "../shared/riyadh.ts"
 import { untracedStacks } from "../shared/tracing.ts"
 import type { MessageError, NetworkTemplate, ReportStatus, TemplateButton, TemplateHeader } from "./model.ts"
@@ -34,7 +32,6 @@ export class ChatSimulator extends Effect.Service<ChatSimulator>()("core/ChatSim
     const operator = yield* Console
     const notifications = yield* Notifications
     const conversations = yield* Conversations
-    const secrets = yield* Secrets
 
     const setNumber = Effect.fn("ChatSimulator.setNumber", untracedStacks)(
       function* (applicationId: string, number: SaudiMobile | undefined, connected: boolean) {
@@ -106,19 +103,6 @@ export class ChatSimulator extends Effect.Service<ChatSimulator>()("core/ChatSim
           text: input.text ?? null,
           choiceId: input.choice_id ?? null,
         })
-        // The attendant's replies are not sent through the network port yet: the simulator's log records them.
-        const at = yield* Clock.currentTimeMillis
-        yield* Effect.forEach(handled.messages, (m) =>
-          Effect.flatMap(secrets.uuid, (id) =>
-            sim.logSend({
-              id,
-              applicationId: app.id,
-              to: input.from,
-              template: "attendant",
-              lang: handled.language,
-              text: messageText(m),
-              sentAt: at as Millis,
-            })), { discard: true })
         return {
           application: app.id,
           from: input.from,

@@ -77,6 +77,13 @@ describe("README: a connected app's menus and auto-attendant", () => {
       outcome: "answered",
       messages: [{ text: "9 to 5", choices: [] }],
     })
+    const inbox = await s.call("GET", "/console/v1/simulator/chatmsg/messages?to=%2B966551234567", {
+      key: s.consoleToken,
+    })
+    expect(inbox.body.data.map((m: any) => [m.template, m.lang, m.text])).toEqual([
+      ["attendant", "ar", "9 to 5"],
+      ["attendant", "ar", "أهلاً بك\n[hours] Opening hours\n[talk] Talk to us"],
+    ])
     const token = await s.console("POST", `/accounts/${account.id}/account-tokens`, {})
     const logged = await s.call("GET", `/v1/applications/${app.id}/chat/attendant/log?outcome=answered`, {
       key: token.token,

@@ -10,6 +10,7 @@
  *   `DELETE /{waba-id}/message_templates?name=` (every language);
  * - `POST /{phone-number-id}/messages` with `messaging_product: "whatsapp"`, `type: "template"`: a template not
  *   held in that language is code 132001; the answer is `{ messaging_product, contacts, messages: [{ id }] }`;
+ *   session messages, `type: "text"` or `"interactive"` (reply buttons, a list), checked against their limits;
  * - scripts per recipient (or per WABA / number for the other calls): a Graph error envelope, a bare HTTP status
  *   without one, or a hang;
  * - signed webhook deliveries (`X-Hub-Signature-256`) of statuses and inbound messages, as the adapter receives them.
@@ -149,6 +150,47 @@ const parse = (text: string): unknown => {
 
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 
+const length = (u: unknown): number => (typeof u === "string" ? [...u].length : -1)
+const within = (u: unknown, max: number): boolean => length(u) >= 1 && length(u) <= max
+
+/**
+ * What is wrong with a session message (`type: text` or `interactive` button / list), by the Cloud API's limits:
+ * text body ≤ 4096; interactive body ≤ 1024; 1-3 reply buttons, title ≤ 20, id ≤ 256, ids unique; a list's
+ * button ≤ 20, 1-10 sections, 1-10 rows in all, row title ≤ 24, description ≤ 72, id ≤ 200, ids unique.
+ */
+export const sessionProblem = (body: Record<string, unknown>): string | undefined => {
+  if (body["type"] === "text") {
+    const text = isRecord(body["text"]) ? body["text"] : {}
+    return within(text["body"], 4096) ? undefined : "text.body"
+  }
+  const i = isRecord(body["interactive"]) ? body["interactive"] : {}
+  const text = isRecord(i["body"]) ? i["body"]["text"] : undefined
+  if (!within(text, 1024)) return "interactive.body.text"
+  const action = isRecord(i["action"]) ? i["action"] : {}
+  const unique = (ids: ReadonlyArray<unknown>) => new Set(ids).size === ids.length
+  if (i["type"] === "button") {
+    const buttons = Array.isArray(action["buttons"]) ? action["buttons"].filter(isRecord) : []
+    if (buttons.length < 1 || buttons.length > 3) return "action.buttons"
+    const replies = buttons.map((b) => (b["type"] === "reply" && isRecord(b["reply"]) ? b["reply"] : {}))
+    if (!replies.every((r) => within(r["id"], 256) && within(r["title"], 20))) return "action.buttons.reply"
+    return unique(replies.map((r) => r["id"])) ? undefined : "action.buttons.reply.id"
+  }
+  if (i["type"] === "list") {
+    if (!within(action["button"], 20)) return "action.button"
+    const sections = Array.isArray(action["sections"]) ? action["sections"].filter(isRecord) : []
+    if (sections.length < 1 || sections.length > 10) return "action.sections"
+    if (sections.length > 1 && !sections.every((x) => within(x["title"], 24))) return "action.sections.title"
+    const rows = sections.flatMap((x) => (Array.isArray(x["rows"]) ? x["rows"].filter(isRecord) : []))
+    if (rows.length < 1 || rows.length > 10) return "action.sections.rows"
+    const ok = rows.every((r) =>
+      within(r["id"], 200) && within(r["title"], 24) && (r["description"] === undefined || within(r["description"], 72))
+    )
+    if (!ok) return "action.sections.rows"
+    return unique(rows.map((r) => r["id"])) ? undefined : "action.sections.rows.id"
+  }
+  return "interactive.type"
+}
+
 export const startCloudApiStandIn = async (options: StandInOptions = {}): Promise<CloudApiStandIn> => {
   const accessToken = options.accessToken ?? "standin-access-token"
   const appSecret = options.appSecret ?? "standin-app-secret"
@@ -279,10 +321,23 @@ export const startCloudApiStandIn = async (options: StandInOptions = {}): Promis
     if (parts.length === 2 && parts[1] === "messages" && method === "POST") {
       const phone = phones.get(parts[0])
       if (phone === undefined) return invalidParameter(res, "Unsupported post request")
-      if (!isRecord(body) || body["messaging_product"] !== "whatsapp" || body["type"] !== "template") {
+      if (!isRecord(body) || body["messaging_product"] !== "whatsapp") {
         return invalidParameter(res, "(#100) Invalid parameter")
       }
       const to = typeof body["to"] === "string" ? body["to"] : ""
+      if (body["type"] === "text" || body["type"] === "interactive") {
+        const problem = sessionProblem(body)
+        if (problem !== undefined) return invalidParameter(res, `(#100) Invalid parameter: ${problem}`)
+        if (play(res, scripts.get(to))) return
+        const id = `wamid.HBgM${(nextId++).toString().padStart(6, "0")}`
+        messages.push({ id, body })
+        return json(res, 200, {
+          messaging_product: "whatsapp",
+          contacts: [{ input: to, wa_id: to }],
+          messages: [{ id }],
+        })
+      }
+      if (body["type"] !== "template") return invalidParameter(res, "(#100) Invalid parameter")
       if (play(res, scripts.get(to))) return
       const template = isRecord(body["template"]) ? body["template"] : {}
       const language = isRecord(template["language"]) ? template["language"]["code"] : undefined

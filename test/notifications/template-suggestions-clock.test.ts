@@ -26,6 +26,7 @@ const slowNetwork = (write: (t: TemplateWrite) => Effect.Effect<void>) =>
     writeTemplate: (_, t) => write(t),
     deleteTemplate: () => Effect.void,
     send: () => Effect.dieMessage("not sent here"),
+    sendSession: () => Effect.dieMessage("not sent here"),
     webhook: Option.none(),
   })
 

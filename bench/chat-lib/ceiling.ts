@@ -1,0 +1,220 @@
+/**
+ * The ceiling of the Chat benchmark: the statements the Node host issues for each message of one conversation
+ * (bench/chat-lib/platform.ts `script`: a first message answered with the greeting, a tap into the nested menu, the
+ * tap that hands over to the team), straight through `pg` (plain, and with named prepared statements) or straight
+ * on `@electric-sql/pglite`, with no HTTP and no Effect, at the same concurrency. The engine's step between them is
+ * the core's own pure function (core/chat/conversation.ts), as in the host.
+ */
+import * as PgClient from "@effect/sql-pg/PgClient"
+import { PGlite, types as PgliteTypes } from "@electric-sql/pglite"
+import { randomUUID } from "node:crypto"
+import { Effect, Redacted } from "effect"
+import { migrate } from "../../adapters/sql/migrate.ts"
+import { products } from "../../adapters/products.ts"
+import { type Conversation, messageText, step } from "../../core/chat/conversation.ts"
+import type { Millis } from "../../core/shared/brands.ts"
+import { type Db, pgDb, pgliteDb, pgliteSqlClient } from "../verify-lib/ceiling.ts"
+import { type Ceiling, ceilingOver, type CeilingRun } from "../lib/sends.ts"
+import { int8 } from "../notifications-lib/ceiling.ts"
+import { measureSlice, ownCpuSeconds, type Slice } from "../verify-lib/support.ts"
+import { benchMenu, customerNumber, script } from "./platform.ts"
+
+export type { Ceiling, CeilingRun }
+
+const replyClaim = `UPDATE chat_replies SET claimed_until = $1
+  WHERE id = (SELECT h.id FROM chat_replies h WHERE h.application_id = $2 AND h.phone = $3 ORDER BY h.seq LIMIT 1)
+    AND due_at <= $4 AND (claimed_until IS NULL OR claimed_until <= $5) RETURNING *`
+
+/** The host's statements, as the adapters write them (whitespace aside), in the order it issues them. */
+export const Sql = {
+  application:
+    `SELECT id, account_id, name, status, external_id, paused, unpaused_at, approved_at, created_at FROM applications WHERE id = $1`,
+  attendant: `SELECT * FROM chat_attendants WHERE application_id = $1`,
+  lock: `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`,
+  ongoing: `SELECT * FROM chat_conversations WHERE application_id = $1 AND phone = $2 AND outcome = 'ongoing'`,
+  save: `INSERT INTO chat_conversations (id, application_id, phone, customer_name, version, level, choices,
+      outcome, collected, started_at, last_customer_at, ended_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+    ON CONFLICT (id) DO UPDATE SET customer_name = EXCLUDED.customer_name, level = EXCLUDED.level,
+      choices = EXCLUDED.choices, outcome = EXCLUDED.outcome, collected = EXCLUDED.collected,
+      last_customer_at = EXCLUDED.last_customer_at, ended_at = EXCLUDED.ended_at`,
+  queue:
+    `INSERT INTO chat_replies ("id","application_id","phone","conversation_id","message","lang","created_at","due_at","attempts") VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)`,
+  claim: replyClaim,
+  logSend: `INSERT INTO sim_chat_sent (id, application_id, "to", template, lang, text, sent_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+  sent: `DELETE FROM chat_replies WHERE id = $1`,
+} as const
+
+/** One message's statements: a step that replies has 11 (BEGIN and COMMIT with them), one that does not 7. */
+export const messageStatements = (replies: boolean): ReadonlyArray<string> => [
+  Sql.application,
+  "BEGIN",
+  Sql.attendant,
+  Sql.lock,
+  Sql.ongoing,
+  Sql.save,
+  ...(replies ? [Sql.queue] : []),
+  "COMMIT",
+  ...(replies ? [Sql.claim, Sql.logSend, Sql.sent] : []),
+]
+
+interface Seed {
+  readonly applicationId: string
+}
+
+const seed = async (db: Db): Promise<Seed> => {
+  const now = Date.now()
+  const accountId = randomUUID()
+  const applicationId = randomUUID()
+  await db.query(
+    "",
+    `INSERT INTO accounts (id, name, sandbox_only, partner, status, created_at) VALUES ($1, 'Ceiling merchant', false, false, 'active', $2)`,
+    [accountId, now],
+  )
+  await db.query(
+    "",
+    `INSERT INTO applications (id, account_id, name, status, external_id, paused, created_at) VALUES ($1, $2, 'Ceiling shop', 'active', NULL, false, $3)`,
+    [applicationId, accountId, now],
+  )
+  const menu = JSON.stringify(benchMenu)
+  await db.query(
+    "",
+    `INSERT INTO chat_attendants (application_id, enabled, mode, language, draft_menu, draft_saved_at, live_version, live_published_at, live_menu) VALUES ($1, true, 'always', 'ar', $2, $3, 1, $3, $2)`,
+    [applicationId, menu, now],
+  )
+  await db.query(
+    "",
+    `INSERT INTO chat_attendant_versions (application_id, version, menu, published_at) VALUES ($1, 1, $2, $3)`,
+    [applicationId, menu, now],
+  )
+  return { applicationId }
+}
+
+const conversationOf = (row: Record<string, any>): Conversation => ({
+  id: row.id,
+  phone: row.phone,
+  customerName: row.customer_name ?? null,
+  version: Number(row.version),
+  level: row.level ?? null,
+  choices: JSON.parse(row.choices),
+  outcome: row.outcome,
+  collected: JSON.parse(row.collected),
+  startedAt: Number(row.started_at) as Millis,
+  lastCustomerAt: Number(row.last_customer_at) as Millis,
+  endedAt: row.ended_at === null ? null : Number(row.ended_at) as Millis,
+})
+
+/** One message of a customer: the host's statements in its order, the engine's step between them. */
+const message = async (db: Db, s: Seed, from: string, m: (typeof script)[number]) => {
+  const now = Date.now() as Millis
+  const [app] = await db.query("application", Sql.application, [s.applicationId])
+  if (app === undefined) throw new Error("ceiling: no application")
+  const newId = randomUUID()
+  const messages = await db.transaction(async (q) => {
+    const [a] = await q("attendant", Sql.attendant, [s.applicationId])
+    await q("lock", Sql.lock, [`chat.conversation:${s.applicationId}:${from}`])
+    const [held] = await q("ongoing", Sql.ongoing, [s.applicationId, from])
+    const menu = JSON.parse(a.live_menu)
+    const done = step(
+      held === undefined ? null : conversationOf(held),
+      {
+        _tag: "Inbound",
+        ...(m.text === undefined ? {} : { text: m.text }),
+        ...(m.choice_id === undefined ? {} : { choiceId: m.choice_id }),
+      },
+      {
+        now,
+        enabled: a.enabled,
+        mode: a.mode,
+        teamFree: false,
+        live: { version: a.live_version, menu },
+        menu,
+      },
+      from,
+      newId,
+    )
+    const c = done.conversation
+    if (c === null) throw new Error("ceiling: no conversation")
+    await q("save", Sql.save, [
+      c.id,
+      s.applicationId,
+      c.phone,
+      c.customerName,
+      c.version,
+      c.level,
+      JSON.stringify(c.choices),
+      c.outcome,
+      JSON.stringify(c.collected),
+      c.startedAt,
+      c.lastCustomerAt,
+      c.endedAt,
+    ])
+    const ids = done.messages.map(() => randomUUID())
+    for (const [i, out] of done.messages.entries()) {
+      await q("queue", Sql.queue, [ids[i], s.applicationId, from, c.id, JSON.stringify(out), "ar", now, now, 0])
+    }
+    return done.messages
+  })
+  // The step's replies in order, the queue's head claimed each time, up to the step's last.
+  for (const _ of messages) {
+    const at = Date.now()
+    const [head] = await db.query("claim", Sql.claim, [at + 60_000, s.applicationId, from, at, at])
+    if (head === undefined) return
+    const out = JSON.parse(head.message)
+    await db.query("logSend", Sql.logSend, [head.id, s.applicationId, from, "attendant", "ar", messageText(out), at])
+    await db.query("sent", Sql.sent, [head.id])
+  }
+}
+
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+/**
+ * A ceiling whose clients each play the conversation script with a new customer each time, as the platform's
+ * clients do; every message is one measured unit (ceilingOver's loop, which knows no conversation, otherwise).
+ */
+const conversations = (label: string, db: Db, s: Seed): Ceiling => {
+  const base = ceilingOver(label, () => Promise.resolve(), db.close)
+  const run = base.run
+  return {
+    run,
+    close: base.close,
+    slice: async (opts) => {
+      const client = async (slice: Slice) => {
+        while (!slice.stopping) {
+          const from = customerNumber(5_000_000 + run.nextTo++)
+          for (const m of script) {
+            await yieldToLoop()
+            const t0 = performance.now()
+            await message(db, s, from, m)
+            if (slice.measuring) {
+              run.latency.add(performance.now() - t0)
+              slice.verifications++
+            }
+            if (slice.stopping) break
+          }
+        }
+      }
+      const [cpu] = await measureSlice(opts, client, run, [ownCpuSeconds])
+      run.cpuSeconds += cpu
+    },
+  }
+}
+
+export const openPgCeiling = async (url: string, prepared: boolean): Promise<Ceiling> => {
+  await Effect.runPromise(
+    Effect.provide(migrate(products), PgClient.layer({ url: Redacted.make(url) })).pipe(Effect.scoped),
+  )
+  const db = pgDb(url, { prepared, poolSize: 10 })
+  const s = await seed(db)
+  return conversations(prepared ? "pg, named prepared statements" : "pg", db, s)
+}
+
+export const openPgliteCeiling = async (): Promise<Ceiling> => {
+  const raw = new PGlite("memory://", { parsers: { [PgliteTypes.INT8]: int8 } })
+  await raw.waitReady
+  await Effect.runPromise(Effect.provide(migrate(products), pgliteSqlClient(raw)))
+  const db = pgliteDb(raw)
+  const s = await seed(db)
+  return conversations("@electric-sql/pglite", db, s)
+}

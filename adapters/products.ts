@@ -16,6 +16,7 @@ import type { PlatformConfig } from "./config.ts"
 import type { AnyOperation } from "../core/pipeline/operation.ts"
 import { AccountCatalogue, isAccountOperation } from "../core/pipeline/catalogue.ts"
 import type { Settings } from "./config.ts"
+import type { ConsolePage } from "./console/page.ts"
 import { jobsOf } from "./jobs.ts"
 import { MemoryDb } from "./memory/db.ts"
 import { accountsProduct } from "./modules/accounts.ts"
@@ -254,6 +255,10 @@ export const openApiOf = (list: ReadonlyArray<AnyProduct> = products): OpenApiDo
 /** Every event the products of `list` declare, in the list's order. */
 export const eventsOf = (list: ReadonlyArray<AnyProduct> = products): ReadonlyArray<EventDeclaration> =>
   list.flatMap((p) => p.events ?? [])
+
+/** Every console page of `list` (their paths under `/console/`). */
+export const pagesOf = (list: ReadonlyArray<AnyProduct> = products): ReadonlyArray<ConsolePage> =>
+  list.flatMap((p) => p.pages ?? [])
 
 /** Every declared operation of `list`. */
 export const operationsOf = (list: ReadonlyArray<AnyProduct> = products): ReadonlyArray<AnyOperation> =>

@@ -13,6 +13,8 @@ import { retryAfterSeconds, windowStart } from "../../core/pipeline/rate-limit.t
 import type { ApiAnswer, ApiRequest } from "../../core/pipeline/request.ts"
 import { Secrets } from "../../ports/secrets.ts"
 import { CredentialsRepo } from "../../ports/store/credentials.ts"
+import { RateLimitRepo } from "../../ports/store/rate-limit.ts"
+import type { Millis } from "../../core/shared/brands.ts"
 import { consoleCss, consoleJs } from "./assets.ts"
 import { fromAcceptLanguage, isLang, type Lang, type MessageKey, type Translate, translator } from "./i18n.ts"
 import { Csrf, Page, renderDocument } from "./layout.tsx"
@@ -67,10 +69,11 @@ export interface ConsoleOptions {
 export const consoleRoutes = (
   options: ConsoleOptions,
   pages: ReadonlyArray<ConsolePage>,
-): Effect.Effect<ReadonlyArray<Route<any>>, never, Secrets | CredentialsRepo> =>
+): Effect.Effect<ReadonlyArray<Route<any>>, never, Secrets | CredentialsRepo | RateLimitRepo> =>
   Effect.gen(function* () {
     const secrets = yield* Secrets
     const credentials = yield* CredentialsRepo
+    const windows = yield* RateLimitRepo
     const consoleHash = secrets.hash(options.consoleToken)
     const store = sessions(secrets, consoleHash)
     const alwaysSecure = options.publicUrl?.startsWith("https:") === true
@@ -290,23 +293,20 @@ export const consoleRoutes = (
       handler: (req) =>
         Effect.gen(function* () {
           const b = yield* basics(req)
-          // Counted per address like the API counts a credential's requests, before anything else is read.
-          const counted = yield* credentials.present(
-            secrets.hash(`console-sign-in:${req.ip ?? "unknown"}`),
-            windowStart(b.now) as any,
-          )
-          if (counted.count > ConsolePages.signInAttempts) {
+          // An address's wrong tokens are counted in the API's rate windows; over the limit, every attempt from it
+          // is refused until the window turns (the right token too: else the limit would tell a guess right).
+          const address = secrets.hash(`console-sign-in:${req.ip ?? "unknown"}`)
+          const window = windowStart(b.now) as Millis
+          if ((yield* windows.countOf(address, window)) >= ConsolePages.signInAttempts) {
             const seconds = retryAfterSeconds(b.now)
-            const answer = message(b, 429, "tooManyAttempts")
-            return {
-              ...answer,
-              headers: { ...answer.headers, "retry-after": String(seconds) },
-              body: encoder.encode(renderDocument(
-                <Page lang={b.lang} t={b.t} root={b.root} here={b.here} title={b.t("signIn")}>
-                  <p class="error" role="alert">{b.t("tooManyAttempts", { seconds })}</p>
-                </Page>,
-              )),
-            }
+            return document(
+              b,
+              429,
+              b.t("signIn"),
+              <p class="error" role="alert">{b.t("tooManyAttempts", { seconds })}</p>,
+              undefined,
+              { "retry-after": String(seconds) },
+            )
           }
           const body = req.body ?? ""
           if (body.length > ConsolePages.maxFormBytes) return message(b, 413, "formTooLarge")
@@ -326,6 +326,7 @@ export const consoleRoutes = (
           const next = safeBack(form.get("next"))
           const presented = form.get("token") ?? ""
           if (!secrets.equal(secrets.hash(presented), consoleHash)) {
+            yield* credentials.present(address, window)
             return document(b, 401, b.t("signIn"), signInForm(b, id, next, b.t("wrongToken")))
           }
           const { value } = store.issue(yield* secrets.randomBytes(16), b.now)

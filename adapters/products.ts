@@ -232,6 +232,17 @@ export const checkProducts = (list: ReadonlyArray<AnyProduct> = products): void 
       }
     }
   }
+  const pages = new Set<string>()
+  for (const p of list) {
+    for (const page of p.pages ?? []) {
+      const at = `${page.method} /console${page.path}`
+      if (!page.path.startsWith("/") || /^\/(v1|assets|sign-in|sign-out|language)(\/|$)/.test(page.path)) {
+        problems.push(`The console page ${at} (${p.name}) is under a path the console's frame or JSON API holds.`)
+      }
+      if (pages.has(at)) problems.push(`Two console pages answer ${at}.`)
+      pages.add(at)
+    }
+  }
   const fired = new Set<string>()
   for (const e of eventsOf(list)) {
     if (fired.has(e.name)) problems.push(`Two products declare the event ${e.name}.`)

@@ -161,6 +161,34 @@ describe("an account token's call answered 428: its human_action.url opened, app
   })
 })
 
+describe("a top-up paid through the payment simulator: the wallet page changed", () => {
+  it("balance before, a link for SAR 250.50 with VAT, paid, balance after", async () => {
+    const account = await s.console("POST", "/accounts", { name: "Wallet Co" })
+    const { context, page } = await newPage(browser)
+    await page.goto(`${s.baseUrl}/console/accounts/${account.id}`)
+    await signInWithKeyboard(page)
+    await page.getByRole("link", { name: "Wallet" }).click()
+    expect(await page.locator("#wallet-balance").textContent()).toMatch(/SAR\s?0\.00/)
+    await expectAccessible(page)
+    await page.getByLabel("Amount in riyals").fill("250.50")
+    await page.getByRole("button", { name: "Make a top-up link" }).click()
+    const shown = (await page.locator("main").textContent())!
+    expect(shown).toMatch(/SAR\s?250\.50/)
+    expect(shown).toMatch(/SAR\s?37\.58/) // VAT 15 %, rounded
+    await expectAccessible(page)
+    await page.getByRole("button", { name: "Pay in the simulator" }).click()
+    expect(new URL(page.url()).pathname).toBe(`/console/accounts/${account.id}/wallet`)
+    expect(await page.locator("#wallet-balance").textContent()).toMatch(/SAR\s?250\.50/)
+    const api = await s.call("POST", `/console/v1/accounts/${account.id}/wallet/credit`, {
+      key: s.consoleToken,
+      body: { amount_halalas: 1 },
+    })
+    expect(api.body.data.balance_halalas).toBe(25_051)
+    expectNoViolations(page)
+    await context.close()
+  })
+})
+
 describe("HTML and script in free text are shown as text; nothing runs", () => {
   it("an account named with markup, and an approval's note", async () => {
     const { context, page } = await newPage(browser)

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest"
 import { ConsolePages } from "../../core/limits.ts"
 import { contentSecurityPolicy, rootOf, safeBack } from "../../adapters/console/serve.tsx"
 import { formatDate, formatSar, fromAcceptLanguage } from "../../adapters/console/i18n.ts"
+import { halalasOf } from "../../adapters/console/pages/wallet.tsx"
 import { useServer } from "../support/server.ts"
 import { cookieOf, csrfOf, signIn } from "./web-support.ts"
 
@@ -316,6 +317,13 @@ describe("Arabic and English: Accept-Language, then the switch; Arabic right-to-
     expect(fromAcceptLanguage("en;q=0.1, ar;q=0.2")).toBe("ar")
     expect(fromAcceptLanguage("de")).toBe("en")
     expect(fromAcceptLanguage(undefined)).toBe("en")
+  })
+  it("riyals typed in a form are read as halalas, exactly", () => {
+    expect(halalasOf("250.5")).toBe(25_050)
+    expect(halalasOf("250,05")).toBe(25_005)
+    expect(halalasOf("١")).toBeUndefined()
+    expect(halalasOf("7")).toBe(700)
+    for (const bad of ["", "1.234", "-5", "1e3", "abc"]) expect(halalasOf(bad)).toBeUndefined()
   })
   it("halalas as SAR with two decimals; dates in Riyadh time", () => {
     expect(formatSar("en", 12345)).toMatch(/SAR\s?123\.45/)

@@ -176,6 +176,9 @@ const accountPage: ConsolePage = {
       return html(
         account.name,
         <>
+          <p>
+            <a href={`${root}accounts/${account.id}/wallet`}>{t("wallet")}</a>
+          </p>
           <h2 id="applications">{t("applications")}</h2>
           {apps.length === 0 ? <p>{t("noApplications")}</p> : (
             <table aria-labelledby="applications">

@@ -137,6 +137,18 @@ const en = {
   paymentLink: "Payment link",
   simulatedPayment: "In development the payment simulator pays this link as its payer would.",
   payInSimulator: "Pay in the simulator",
+  webhook: "Webhook",
+  endpoint: "Endpoint",
+  endpointUrl: "Endpoint URL (https)",
+  saveEndpoint: "Save the endpoint",
+  sendTestEvent: "Send a test event",
+  deliveries: "Deliveries",
+  noDeliveries: "No delivery yet.",
+  event: "Event",
+  attempts: "Attempts",
+  replay: "Replay",
+  testEvent: "test",
+  signingSecret: "Signing secret",
 }
 
 export type MessageKey = keyof typeof en
@@ -257,6 +269,18 @@ const ar: Record<MessageKey, string> = {
   paymentLink: "رابط الدفع",
   simulatedPayment: "في بيئة التطوير يدفع محاكي الدفع هذا الرابط كما يدفعه الدافع.",
   payInSimulator: "الدفع في المحاكي",
+  webhook: "الويب هوك",
+  endpoint: "عنوان الاستقبال",
+  endpointUrl: "عنوان الاستقبال (https)",
+  saveEndpoint: "حفظ العنوان",
+  sendTestEvent: "إرسال حدث تجريبي",
+  deliveries: "عمليات التسليم",
+  noDeliveries: "لا توجد عملية تسليم بعد.",
+  event: "الحدث",
+  attempts: "المحاولات",
+  replay: "إعادة الإرسال",
+  testEvent: "تجريبي",
+  signingSecret: "سر التوقيع",
 }
 
 const messages: Record<Lang, Record<MessageKey, string>> = { en, ar }

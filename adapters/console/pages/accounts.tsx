@@ -314,6 +314,9 @@ const applicationPage: ConsolePage = {
               </dd>
             </div>
           </dl>
+          <p>
+            <a href={`${root}applications/${app.id}/webhook`}>{t("webhook")}</a>
+          </p>
           {app.status === "pending"
             ? (
               <form method="post" action={`${root}applications/${app.id}/approve`} class="stack">

@@ -149,6 +149,16 @@ const en = {
   replay: "Replay",
   testEvent: "test",
   signingSecret: "Signing secret",
+  smsInbox: "SMS inbox",
+  mobileNumber: "Mobile number",
+  show: "Show",
+  noTexts: "No text was sent to this number.",
+  sentAt: "Sent at",
+  text: "Text",
+  simulatedClock: "Simulated clock",
+  now: "Now",
+  advanceMinutes: "Advance by (minutes)",
+  advance: "Advance",
 }
 
 export type MessageKey = keyof typeof en
@@ -281,6 +291,16 @@ const ar: Record<MessageKey, string> = {
   replay: "إعادة الإرسال",
   testEvent: "تجريبي",
   signingSecret: "سر التوقيع",
+  smsInbox: "صندوق الرسائل النصية",
+  mobileNumber: "رقم الجوال",
+  show: "عرض",
+  noTexts: "لم تُرسل أي رسالة إلى هذا الرقم.",
+  sentAt: "وقت الإرسال",
+  text: "النص",
+  simulatedClock: "الساعة المحاكاة",
+  now: "الآن",
+  advanceMinutes: "التقديم بمقدار (دقائق)",
+  advance: "تقديم",
 }
 
 const messages: Record<Lang, Record<MessageKey, string>> = { en, ar }

@@ -6,7 +6,7 @@
  */
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { useServer } from "../support/server.ts"
+import { setupApplication, useServer } from "../support/server.ts"
 import { expectAccessible, expectNoViolations, launch, newPage } from "./browser.ts"
 
 const s = useServer()
@@ -184,6 +184,31 @@ describe("a top-up paid through the payment simulator: the wallet page changed",
       body: { amount_halalas: 1 },
     })
     expect(api.body.data.balance_halalas).toBe(25_051)
+    expectNoViolations(page)
+    await context.close()
+  })
+})
+
+describe("in development: the SMS simulator's inbox and the simulated clock", () => {
+  it("a code sent by Verify is in the inbox; the clock advances by the minutes asked", async () => {
+    const { key } = await setupApplication(s)
+    const started = await s.call("POST", "/v1/verify/start", { key, body: { to: "0551230001" } })
+    expect(started.status).toBe(200)
+    const { context, page } = await newPage(browser, { locale: "ar-SA" })
+    await page.goto(`${s.baseUrl}/console/simulator/sms`)
+    await signInWithKeyboard(page)
+    await page.getByLabel("رقم الجوال").fill("0551230001")
+    await page.getByRole("button", { name: "عرض" }).click()
+    expect(await page.locator(".sms-text").first().textContent()).toMatch(/\d{4,8}/)
+    await expectAccessible(page)
+    await page.goto(`${s.baseUrl}/console/simulator/clock`)
+    const before = await s.console("POST", "/simulator/clock", { advance_ms: 0 })
+    await page.getByLabel("التقديم بمقدار (دقائق)").fill("90")
+    await page.getByRole("button", { name: "تقديم" }).click()
+    const after = await s.console("POST", "/simulator/clock", { advance_ms: 0 })
+    expect(after.now_ms - before.now_ms).toBeGreaterThanOrEqual(90 * 60_000)
+    expect(after.now_ms - before.now_ms).toBeLessThan(91 * 60_000)
+    await expectAccessible(page)
     expectNoViolations(page)
     await context.close()
   })

@@ -78,7 +78,14 @@ const walletPage: ConsolePage = {
             </div>
             <div>
               <dt>{t("autoTopup")}</dt>
-              <dd>{w.auto_topup === null ? t("no") : t("yes")}</dd>
+              <dd>
+                {w.auto_topup.enabled
+                  ? t("autoTopupOn", {
+                    amount: sar(w.auto_topup.amount_halalas),
+                    threshold: sar(w.auto_topup.threshold_halalas),
+                  })
+                  : t("no")}
+              </dd>
             </div>
           </dl>
           <h2 id="topup">{t("topup")}</h2>

@@ -1,3 +1,4 @@
+/** @jsxImportSource preact */
 /**
  * The console's frame and shared pieces, in JSX rendered to a string (preact-render-to-string): every text and
  * attribute is escaped by construction. No inline script or style: one stylesheet and one small script, both

@@ -1,3 +1,4 @@
+/** @jsxImportSource preact */
 /**
  * The console's pages as routes of the platform, under `/console/` beside its JSON API (`/console/v1/...`): the
  * frame's own pages (sign-in, sign-out, the language switch, the overview, the two assets) and every product's
@@ -6,6 +7,7 @@
  * Links and redirects are relative, so the pages work under any prefix an embedding app mounts them at.
  */
 import { Cause, Clock, Effect, Option } from "effect"
+import type { VNode } from "preact"
 import { type ApiError, errorBody, isApiError, statusOf } from "../../core/errors.ts"
 import { ConsolePages } from "../../core/limits.ts"
 import type { Params, Route } from "../../core/pipeline/handler.ts"
@@ -101,7 +103,7 @@ export const consoleRoutes = (
       b: Basics,
       status: number,
       title: string,
-      body: preact.VNode,
+      body: VNode,
       session?: { readonly csrf: string },
       extra?: Record<string, string>,
     ): ApiAnswer => ({

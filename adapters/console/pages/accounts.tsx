@@ -1,3 +1,4 @@
+/** @jsxImportSource preact */
 /**
  * The accounts product's console pages: accounts, their applications, keys and account tokens. Each form is a
  * console operation (core/console/operations.ts), its fields decoded by that operation's Schema and run by the

@@ -1,3 +1,4 @@
+/** @jsxImportSource preact */
 /**
  * The approvals product's console pages: the pending list, and `/console/approvals/{id}` (the URL of a 428's
  * `human_action`): the operation in words, who asked, the input, when it expires, and Approve / Deny with a

@@ -1,3 +1,4 @@
+/** @jsxImportSource preact */
 /**
  * The simulators' console pages, served only while each simulator is selected (development): the SMS
  * simulator's inbox of a number (`console.simulator.sms.list`) and the simulated clock with its advance

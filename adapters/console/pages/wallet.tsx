@@ -1,3 +1,4 @@
+/** @jsxImportSource preact */
 /**
  * The wallet's console pages: an account's wallet as `wallet.show` reads it (balance, state, codes left, the
  * month's spend and projection, the alert and auto top-up), and a top-up link made as `wallet.topups.link` makes

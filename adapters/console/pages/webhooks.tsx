@@ -1,3 +1,4 @@
+/** @jsxImportSource preact */
 /**
  * The webhooks' console pages for an application: its endpoint (set as `console.applications.webhook.put` sets
  * it, its URL decoded by that operation's Schema; the signing secret shown once, when the endpoint is first made),

@@ -240,6 +240,33 @@ describe("bad input: a clear page, nothing changed, nothing executed", () => {
   })
 })
 
+describe("an application in review: approved, or rejected with a reason code (its note shown as text)", () => {
+  it("reject with a reason code: the status is rejected; approve from there makes it active", async () => {
+    const account = await s.console("POST", "/accounts", { name: "Review Co" })
+    const app = await s.console("POST", `/accounts/${account.id}/applications`, { name: "In review" })
+    const b = await signIn(s.baseUrl, s.consoleToken)
+    const page = await (await b.get(`/console/applications/${app.id}`)).text()
+    expect(page).toContain('name="reason_code"')
+    const refused = await b.post(`/console/applications/${app.id}/reject`, { _csrf: b.csrf, reason_code: "nope" })
+    expect(refused.status).toBe(400)
+    expect(await refused.text()).toContain("<code>reason_code</code>")
+    const code = /<option value="([a-z_]+)">/.exec(page)![1]
+    const rejected = await b.post(`/console/applications/${app.id}/reject`, {
+      _csrf: b.csrf,
+      reason_code: code,
+      note: "<i>logo</i>",
+    })
+    expect(rejected.status).toBe(303)
+    expect(await (await b.get(`/console/applications/${app.id}`)).text()).toContain(
+      '<dd id="application-status">rejected',
+    )
+    expect((await b.post(`/console/applications/${app.id}/approve`, { _csrf: b.csrf })).status).toBe(303)
+    expect(await (await b.get(`/console/applications/${app.id}`)).text()).toContain(
+      '<dd id="application-status">active',
+    )
+  })
+})
+
 describe("approvals: /console/approvals/{id} is the 428's human_action.url", () => {
   it("the page says the operation, who asked (member, role), the input and the expiry; approve, then resend runs", async () => {
     const { app, token, url, id } = await pendingApproval()

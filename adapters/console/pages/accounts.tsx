@@ -13,6 +13,7 @@ import { notFound } from "../../../core/errors.ts"
 import type { Credential } from "../../../core/keys/model.ts"
 import { isUuid } from "../../../core/shared/brands.ts"
 import { keyPrefix } from "../../../core/shared/key-mode.ts"
+import { reasonCodes } from "../../../core/partner/lifecycle.ts"
 import { bodyDecoder, formBody } from "../forms.ts"
 import { formatDate, type Translate } from "../i18n.ts"
 import { Csrf, ShownOnce } from "../layout.tsx"
@@ -23,6 +24,7 @@ const decodeAccount = bodyDecoder(consoleOperations, "console.accounts.create")
 const decodeApplication = bodyDecoder(consoleOperations, "console.applications.create")
 const decodeKey = bodyDecoder(consoleOperations, "console.keys.create")
 const decodeToken = bodyDecoder(consoleOperations, "console.account_tokens.create")
+const decodeReject = bodyDecoder(consoleOperations, "console.applications.reject")
 
 const uuidParam = (ctx: PageContext, name: string) => {
   const id = ctx.params[name] ?? ""
@@ -318,14 +320,36 @@ const applicationPage: ConsolePage = {
           <p>
             <a href={`${root}applications/${app.id}/webhook`}>{t("webhook")}</a>
           </p>
-          {app.status === "pending"
+          {app.status === "pending" || app.status === "rejected"
             ? (
-              <form method="post" action={`${root}applications/${app.id}/approve`} class="stack">
-                <Csrf token={ctx.csrf} />
-                <div>
-                  <button type="submit">{t("approveApplication")}</button>
-                </div>
-              </form>
+              <>
+                <form method="post" action={`${root}applications/${app.id}/approve`} class="stack">
+                  <Csrf token={ctx.csrf} />
+                  <div>
+                    <button type="submit">{t("approveApplication")}</button>
+                  </div>
+                </form>
+                {app.status !== "pending"
+                  ? null
+                  : (
+                    <form method="post" action={`${root}applications/${app.id}/reject`} class="stack">
+                      <Csrf token={ctx.csrf} />
+                      <div>
+                        <label for="reason-code">{t("reasonCode")}</label>
+                        <select id="reason-code" name="reason_code">
+                          {reasonCodes.map((code) => <option value={code}>{code}</option>)}
+                        </select>
+                      </div>
+                      <div>
+                        <label for="reject-note">{t("note")}</label>
+                        <textarea id="reject-note" name="note" rows={2} maxlength={1000} />
+                      </div>
+                      <div>
+                        <button type="submit" class="danger">{t("rejectApplication")}</button>
+                      </div>
+                    </form>
+                  )}
+              </>
             )
             : null}
           <h2 id="keys">{t("keys")}</h2>
@@ -386,6 +410,18 @@ const createKey: ConsolePage = {
     }),
 }
 
+const rejectApplication: ConsolePage = {
+  method: "POST",
+  path: "/applications/:application/reject",
+  handler: (ctx) =>
+    Effect.gen(function* () {
+      const console = yield* Console
+      const id = yield* uuidParam(ctx, "application")
+      yield* console.reject(id, yield* decodeReject(formBody(ctx.form, ["reason_code", "note"])))
+      return redirect(`applications/${id}`)
+    }),
+}
+
 const revokeKey: ConsolePage = {
   method: "POST",
   path: "/keys/:key/revoke",
@@ -407,6 +443,7 @@ export const accountPages: ReadonlyArray<ConsolePage> = [
   createToken,
   applicationPage,
   approveApplication,
+  rejectApplication,
   createKey,
   revokeKey,
 ]

@@ -12,6 +12,7 @@ import type { Secrets } from "../ports/secrets.ts"
 import type { SmsGateway } from "../ports/sms.ts"
 import { simulatedClockLayer } from "./clock/simulated.ts"
 import { PlatformConfig, type Settings } from "./config.ts"
+import { consoleRoutes } from "./console/serve.tsx"
 import { type Demo, reissueDemoKeys, seedDemo } from "./demo.ts"
 import { type Readiness, readyRoute } from "./readiness.ts"
 import { type Dispatch, makeDispatcher } from "./http/dispatcher.ts"
@@ -27,6 +28,7 @@ import {
   memoryStoreOf,
   openApiOf,
   operationsOf,
+  pagesOf,
   products,
   type ProductServices,
   selectedProducts,
@@ -117,11 +119,11 @@ export const routes = (
 ): Effect.Effect<ReadonlyArray<Route<PlatformServices>>, never, PlatformServices> => {
   const list = selectedProducts(settings, all)
   const operations = operationsOf(list)
-  return Effect.map(routesOf(operations, settings), (declared) => [
-    openApiRoute(list),
-    readyRoute(readiness),
-    ...declared,
-  ])
+  return Effect.zipWith(
+    routesOf(operations, settings),
+    consoleRoutes(settings, pagesOf(list)),
+    (declared, pages) => [openApiRoute(list), readyRoute(readiness), ...declared, ...pages],
+  )
 }
 
 export interface Platform {

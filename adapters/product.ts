@@ -12,6 +12,7 @@ import type { EventDeclaration } from "../core/shared/event.ts"
 import type { ScopeDeclaration } from "../core/shared/scope.ts"
 import type { SmsGateway } from "../ports/sms.ts"
 import type { Settings } from "./config.ts"
+import type { ConsolePage } from "./console/page.ts"
 import type { MemoryDb } from "./memory/db.ts"
 import type { Migration } from "./sql/migrate.ts"
 
@@ -40,6 +41,11 @@ export interface Product<Repositories = never, Services = never, Needs = never> 
    * of the products before it in the list (`Needs`: the list's order is checked against it by `productList`).
    */
   readonly services?: (settings: Settings) => Layer.Layer<Services, never, Needs>
+  /**
+   * Its console pages (adapters/console/page.ts), served under `/console/` with the frame's session, CSRF and
+   * language steps; each page calls the product's services, as its console operations do.
+   */
+  readonly pages?: ReadonlyArray<ConsolePage>
   /** Its declared operations (public and console): routes, decoding, OpenAPI and the client come from them. */
   readonly operations?: ReadonlyArray<AnyOperation>
   /** Its background jobs, each declaring when it next falls due. */

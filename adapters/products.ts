@@ -16,6 +16,7 @@ import type { PlatformConfig } from "./config.ts"
 import type { AnyOperation } from "../core/pipeline/operation.ts"
 import { AccountCatalogue, isAccountOperation } from "../core/pipeline/catalogue.ts"
 import type { Settings } from "./config.ts"
+import type { ConsolePage } from "./console/page.ts"
 import { jobsOf } from "./jobs.ts"
 import { MemoryDb } from "./memory/db.ts"
 import { accountsProduct } from "./modules/accounts.ts"
@@ -236,6 +237,17 @@ export const checkProducts = (list: ReadonlyArray<AnyProduct> = products): void 
       }
     }
   }
+  const pages = new Set<string>()
+  for (const p of list) {
+    for (const page of p.pages ?? []) {
+      const at = `${page.method} /console${page.path}`
+      if (!page.path.startsWith("/") || /^\/(v1|assets|sign-in|sign-out|language)(\/|$)/.test(page.path)) {
+        problems.push(`The console page ${at} (${p.name}) is under a path the console's frame or JSON API holds.`)
+      }
+      if (pages.has(at)) problems.push(`Two console pages answer ${at}.`)
+      pages.add(at)
+    }
+  }
   const fired = new Set<string>()
   for (const e of eventsOf(list)) {
     if (fired.has(e.name)) problems.push(`Two products declare the event ${e.name}.`)
@@ -259,6 +271,10 @@ export const openApiOf = (list: ReadonlyArray<AnyProduct> = products): OpenApiDo
 /** Every event the products of `list` declare, in the list's order. */
 export const eventsOf = (list: ReadonlyArray<AnyProduct> = products): ReadonlyArray<EventDeclaration> =>
   list.flatMap((p) => p.events ?? [])
+
+/** Every console page of `list` (their paths under `/console/`). */
+export const pagesOf = (list: ReadonlyArray<AnyProduct> = products): ReadonlyArray<ConsolePage> =>
+  list.flatMap((p) => p.pages ?? [])
 
 /** Every declared operation of `list`. */
 export const operationsOf = (list: ReadonlyArray<AnyProduct> = products): ReadonlyArray<AnyOperation> =>

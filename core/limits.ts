@@ -204,6 +204,18 @@ export const Approvals = {
   defaultPolicy: ["applications.unpause", "chat.team.add"],
 } as const
 
+/** The console's web pages (docs/decisions.md, "The console as a web app"). */
+export const ConsolePages = {
+  /** A session lasts this long after sign-in, whatever is done in it. */
+  sessionMs: 8 * 60 * 60_000,
+  /** Sign-in attempts per address in one rate window (`RateLimit.windowMs`), counted as the API counts requests. */
+  signInAttempts: 10,
+  /** A form's body larger than this is refused with a page before it is parsed. */
+  maxFormBytes: 64 * 1024,
+  /** The lists' length (newest first). */
+  listMax: 100,
+} as const
+
 /**
  * Retention (docs/decisions.md, "Retention"): how long each kept row is needed, by the rule that needs it. Every
  * product's retention job deletes what no rule needs any longer, on the platform clock, in batches of

@@ -97,7 +97,13 @@ const shownHost = (host: string) =>
 
 /** The start lines, in the pinned order. */
 export const banner = ({ platform, settings }: Started, port: number): ReadonlyArray<string> => {
-  const lines = [`listening on http://${shownHost(settings.host)}:${port}`, `console token: ${settings.consoleToken}`]
+  const listening = `http://${shownHost(settings.host)}:${port}`
+  // The console's pages (sign in there with the token above; adapters/console/serve.tsx).
+  const lines = [
+    `listening on ${listening}`,
+    `console token: ${settings.consoleToken}`,
+    `console: ${listening}/console/`,
+  ]
   const demo = platform.demo
   if (demo) {
     lines.push(

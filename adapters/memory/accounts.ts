@@ -36,6 +36,12 @@ export const AccountsRepoMemory = Layer.effect(
       }
       return Option.fromNullable(found)
     }),
+    recent: (limit) =>
+      db.read((t) =>
+        [...t.accounts.values()]
+          .sort((x, y) => y.createdAt - x.createdAt || (y.id < x.id ? -1 : y.id > x.id ? 1 : 0))
+          .slice(0, limit)
+      ),
   })),
 )
 

@@ -49,5 +49,13 @@ export const ApprovalsRepoMemory = Layer.effect(
     policy: (accountId) => db.read((t) => Option.fromNullable(t.approvalPolicies.get(accountId))),
     setPolicy: (accountId, operations) =>
       db.write((t, record) => setIn(t.approvalPolicies, accountId, operations, record)),
+    pending: (at, limit) =>
+      db.read((t) =>
+        [...t.approvals.values()]
+          .filter((a) => a.status === "pending" && a.expiresAt > at)
+          .reverse()
+          .sort((x, y) => y.createdAt - x.createdAt)
+          .slice(0, limit)
+      ),
   })),
 )

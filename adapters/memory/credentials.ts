@@ -50,6 +50,12 @@ export const CredentialsRepoMemory = Layer.effect(
         )
         return Option.fromNullable(held?.holder?.memberId)
       }),
+    ofAccount: (accountId) =>
+      db.read((t) =>
+        [...t.credentials.values()]
+          .filter((c) => c.accountId === accountId)
+          .sort((x, y) => y.createdAt - x.createdAt || (y.id < x.id ? -1 : y.id > x.id ? 1 : 0))
+      ),
     revoke: (id, at) =>
       db.write((t, record) => {
         const current = t.credentials.get(id)

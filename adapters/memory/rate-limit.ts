@@ -24,6 +24,7 @@ export const RateLimitRepoMemory = Layer.effect(
         }
         return n
       }),
+    countOf: (hash, windowStart) => db.read((t) => t.rateWindows.get(windowStart)?.get(hash) ?? 0),
     oldestWindow: db.read((t) => {
       let at: number | undefined
       for (const start of t.rateWindows.keys()) if (at === undefined || start < at) at = start

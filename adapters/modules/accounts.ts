@@ -11,6 +11,7 @@ import { Console } from "../../core/console/service.ts"
 import { ApplicationLifecycle } from "../../core/accounts/lifecycle.ts"
 import { AccountsRepoMemory, ApplicationProfilesRepoMemory, ApplicationsRepoMemory } from "../memory/accounts.ts"
 import { CredentialsRepoMemory } from "../memory/credentials.ts"
+import { accountPages } from "../console/pages/accounts.tsx"
 import { product } from "../product.ts"
 import { AccountsRepoSql, ApplicationProfilesRepoSql, ApplicationsRepoSql } from "../sql/accounts.ts"
 import { CredentialsRepoSql } from "../sql/credentials.ts"
@@ -36,4 +37,5 @@ export const accountsProduct = product({
   // The operator's console for accounts and keys.
   services: () => Layer.provideMerge(Console.Default, ApplicationLifecycle.Default),
   operations: [...accountOperations, ...consoleOperations],
+  pages: accountPages,
 })

@@ -10,6 +10,7 @@ import { Approvals } from "../../core/approvals/service.ts"
 import { AccountAudit, auditOperations } from "../../core/audit/operations.ts"
 import { ApprovalsRepoMemory } from "../memory/approvals.ts"
 import { AuditRepoMemory } from "../memory/audit.ts"
+import { approvalPages } from "../console/pages/approvals.tsx"
 import { product } from "../product.ts"
 import { ApprovalsRepoSql } from "../sql/approvals.ts"
 import { AuditRepoSql } from "../sql/audit.ts"
@@ -26,6 +27,7 @@ export const approvalsProduct = product({
       Layer.mergeAll(OperationsCatalogue.Default, AccountApplications.Default, AccountAudit.Default),
       Approvals.Default,
     ),
+  pages: approvalPages,
   operations: [
     operationsListOperation,
     callByNameOperation,

@@ -5,6 +5,7 @@
  */
 import { Layer } from "effect"
 import { clockSimulatorOperations } from "../../core/simulators/operations.ts"
+import { clockSimulatorPages } from "../console/pages/simulators.tsx"
 import { product } from "../product.ts"
 
 export const clockSimulatorProduct = product({
@@ -14,4 +15,5 @@ export const clockSimulatorProduct = product({
   sql: Layer.empty,
   migrations: [],
   operations: clockSimulatorOperations,
+  pages: clockSimulatorPages,
 })

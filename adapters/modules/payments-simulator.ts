@@ -4,6 +4,7 @@
  */
 import { Layer } from "effect"
 import { paymentsSimulatorOperations } from "../../core/simulators/payments.ts"
+import { paymentsSimulatorPages } from "../console/pages/wallet.tsx"
 import { product } from "../product.ts"
 
 export const paymentsSimulatorProduct = product({
@@ -13,4 +14,5 @@ export const paymentsSimulatorProduct = product({
   sql: Layer.empty,
   migrations: [],
   operations: paymentsSimulatorOperations,
+  pages: paymentsSimulatorPages,
 })

@@ -5,6 +5,7 @@
  */
 import { smsSimulatorOperations } from "../../core/simulators/operations.ts"
 import { SimulatedSmsRepoMemory } from "../memory/simulator.ts"
+import { smsSimulatorPages } from "../console/pages/simulators.tsx"
 import { product } from "../product.ts"
 import { smsSimulatorRetention } from "../retention.ts"
 import { migration as simSms } from "../sql/migrations/sms-simulator/0001_sim_sms.ts"
@@ -20,5 +21,6 @@ export const smsSimulatorProduct = product({
   sql: SimulatedSmsRepoSql,
   migrations: [simSms, simSmsUnlogged],
   operations: smsSimulatorOperations,
+  pages: smsSimulatorPages,
   jobs: smsSimulatorRetention,
 })

@@ -13,6 +13,7 @@ import type { Settings } from "../config.ts"
 import { ProformasRepoMemory, TopupLinksRepoMemory, WalletRepoMemory } from "../memory/wallet.ts"
 import { PaymentProviderSimulator } from "../payments/simulator.ts"
 import { DocumentsPdfLib } from "../documents/pdf-lib.ts"
+import { walletPages } from "../console/pages/wallet.tsx"
 import { product } from "../product.ts"
 import { migration as wallet } from "../sql/migrations/wallet/0001_wallet.ts"
 import { ProformasRepoSql, TopupLinksRepoSql, WalletChargeSqlLive, WalletRepoSql } from "../sql/wallet.ts"
@@ -41,4 +42,5 @@ export const walletProduct = product({
       Layer.provideMerge(Layer.merge(paymentProviderLayer(settings), DocumentsPdfLib)),
     ),
   operations: [...walletAccountOperations, ...walletConsoleOperations],
+  pages: walletPages,
 })

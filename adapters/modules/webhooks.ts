@@ -15,6 +15,7 @@ import { webhookOperations } from "../../core/webhooks/operations.ts"
 import { WebhookPolicy } from "../../core/webhooks/url-policy.ts"
 import { WebhookDeliveriesRepoMemory } from "../memory/webhook-deliveries.ts"
 import { WebhookEndpointsRepoMemory } from "../memory/webhook-endpoints.ts"
+import { webhookPages } from "../console/pages/webhooks.tsx"
 import { product } from "../product.ts"
 import { migration as endpoints } from "../sql/migrations/webhooks/0001_endpoints.ts"
 import { migration as deliveries } from "../sql/migrations/webhooks/0002_deliveries.ts"
@@ -78,6 +79,7 @@ export const webhooksProductWith = (
         ),
       ),
     operations: webhookOperations,
+    pages: webhookPages,
     jobs: Effect.all([webhookJob, webhooksRetention]),
   })
 

@@ -57,6 +57,11 @@ export const AccountsRepoSql = Layer.effect(
         Effect.map((rows) => first(rows, (row) => toAccount(row))),
         Effect.orDie,
       ),
+      recent: (limit) =>
+        sql`SELECT ${columns} FROM accounts ORDER BY created_at DESC, id DESC LIMIT ${limit}`.pipe(
+          Effect.map((rows) => rows.map((row) => toAccount(row))),
+          Effect.orDie,
+        ),
     }
   }),
 )

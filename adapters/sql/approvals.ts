@@ -64,6 +64,12 @@ export const ApprovalsRepoSql = Layer.effect(
       setPolicy: (accountId, operations) =>
         sql`INSERT INTO approval_policies (account_id, operations) VALUES (${accountId}, ${toJson(operations)}::jsonb)
           ON CONFLICT (account_id) DO UPDATE SET operations = EXCLUDED.operations`.pipe(Effect.asVoid, Effect.orDie),
+      pending: (at, limit) =>
+        sql`SELECT ${sql.literal(columns)} FROM approvals WHERE status = 'pending' AND expires_at > ${at}
+          ORDER BY created_at DESC, seq DESC LIMIT ${limit}`.pipe(
+          Effect.map((rows) => rows.map(toApproval)),
+          Effect.orDie,
+        ),
     }
   }),
 )

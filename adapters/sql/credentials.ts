@@ -94,6 +94,9 @@ export const CredentialsRepoSql = Layer.effect(
         sql<{ member_id: string }>`SELECT member_id FROM credentials
           WHERE account_id = ${accountId} AND kind = 'account_token' AND lower(email) = lower(${email})
           ORDER BY created_at LIMIT 1`.pipe(Effect.map((rows) => first(rows, (r) => r.member_id)), Effect.orDie),
+      ofAccount: (accountId) =>
+        sql`SELECT ${sql.literal(columns)} FROM credentials WHERE account_id = ${accountId}
+          ORDER BY created_at DESC, id DESC`.pipe(Effect.map((rows) => rows.map(toCredential)), Effect.orDie),
       // A second revocation keeps the first time.
       revoke: (id, at) =>
         sql`UPDATE credentials SET revoked_at = coalesce(revoked_at, ${at}) WHERE id = ${id}

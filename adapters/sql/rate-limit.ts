@@ -16,6 +16,11 @@ export const RateLimitRepoSql = Layer.effect(
               SELECT ctid FROM rate_windows WHERE window_start < ${before} LIMIT ${limit}))
             RETURNING 1)
           SELECT count(*) AS n FROM gone`.pipe(Effect.map((rows) => num(rows[0].n)), Effect.orDie),
+      countOf: (hash, windowStart) =>
+        sql`SELECT count FROM rate_windows WHERE credential_hash = ${hash} AND window_start = ${windowStart}`.pipe(
+          Effect.map((rows) => (rows.length === 0 ? 0 : num(rows[0].count))),
+          Effect.orDie,
+        ),
       oldestWindow: sql`SELECT min(window_start) AS at FROM rate_windows`.pipe(
         Effect.map((rows) => rows[0]?.at == null ? Option.none<Millis>() : Option.some(num(rows[0].at) as Millis)),
         Effect.orDie,

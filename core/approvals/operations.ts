@@ -30,7 +30,9 @@ const approvalParameter: Parameter = {
   required: true,
 }
 
-const DecisionBody = Schema.Struct({ note: Schema.optional(Schema.NullOr(Schema.String.pipe(Schema.maxLength(1000)))) })
+export const DecisionBody = Schema.Struct({
+  note: Schema.optional(Schema.NullOr(Schema.String.pipe(Schema.maxLength(1000)))),
+})
 
 const PolicyBody = Schema.Struct({ operations: Schema.Array(Schema.String) })
 

@@ -9,10 +9,12 @@
  */
 import { Clock, Effect, Option } from "effect"
 import { ApprovalsRepo } from "../../ports/store/approvals.ts"
+import { AccountsRepo } from "../../ports/store/accounts.ts"
+import { CredentialsRepo } from "../../ports/store/credentials.ts"
 import { Secrets } from "../../ports/secrets.ts"
 import { ApprovalDenied, ApprovalRequired, InvalidRequest, InvalidState, notFound } from "../errors.ts"
-import { Approvals as Limits } from "../limits.ts"
-import type { AccountId } from "../shared/brands.ts"
+import { Approvals as Limits, ConsolePages } from "../limits.ts"
+import type { AccountId, Millis } from "../shared/brands.ts"
 import { isUuid } from "../shared/brands.ts"
 import { echo } from "../shared/text.ts"
 import { untracedStacks } from "../shared/tracing.ts"
@@ -50,6 +52,8 @@ export class Approvals extends Effect.Service<Approvals>()("core/Approvals", {
     const repo = yield* ApprovalsRepo
     const secrets = yield* Secrets
     const catalogue = yield* AccountCatalogue
+    const accounts = yield* AccountsRepo
+    const credentials = yield* CredentialsRepo
 
     const policy = (accountId: AccountId) =>
       Effect.map(repo.policy(accountId), Option.getOrElse((): ReadonlyArray<string> => Limits.defaultPolicy))
@@ -163,6 +167,31 @@ export class Approvals extends Effect.Service<Approvals>()("core/Approvals", {
         return { operations: list }
       })
 
-    return { policy, gate, release, show, decide, setPolicy } as const
+    /** The console's list: the approvals of every account waiting for a decision, newest first. */
+    const pending = Effect.flatMap(Clock.currentTimeMillis, (now) => repo.pending(now as Millis, ConsolePages.listMax))
+
+    /**
+     * The console's page of an approval: the approval, its status now, the operation in words (its summary in the
+     * catalogue), the account, and the person who asked (their member id, role and e-mail, from their token).
+     */
+    const forConsole = (id: string) =>
+      Effect.gen(function* () {
+        const a = yield* find(id)
+        const now = yield* Clock.currentTimeMillis
+        const account = yield* accounts.get(a.accountId)
+        const held = a.requestedBy === null ? [] : yield* credentials.ofAccount(a.accountId)
+        const requester = held.find((c) => c.holder?.memberId === a.requestedBy)?.holder ?? null
+        const summary = catalogue.operations.find((op) => op.name === a.operation)?.summary ?? null
+        return {
+          approval: a,
+          status: statusAt(a, now),
+          summary,
+          account: Option.getOrNull(account),
+          requester,
+          requestedBy: a.requestedBy,
+        }
+      })
+
+    return { policy, gate, release, show, decide, setPolicy, pending, forConsole } as const
   }),
 }) {}

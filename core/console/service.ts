@@ -5,6 +5,7 @@ import { CredentialsRepo } from "../../ports/store/credentials.ts"
 import { Secrets } from "../../ports/secrets.ts"
 import type { Account, Application } from "../accounts/model.ts"
 import { notFound } from "../errors.ts"
+import { ConsolePages } from "../limits.ts"
 import { ApplicationLifecycle } from "../accounts/lifecycle.ts"
 import type { ReasonCode } from "../partner/lifecycle.ts"
 import type { Credential, Role, TokenHolder } from "../keys/model.ts"
@@ -276,9 +277,18 @@ export class Console extends Effect.Service<Console>()("core/Console", {
       return { id: revoked.value.id, revoked: true as const }
     })
 
+    /** The console's lists: the newest accounts, an account's applications, keys and tokens. */
+    const recentAccounts = accounts.recent(ConsolePages.listMax)
+    const applicationsOf = (accountId: string) =>
+      Effect.flatMap(account(accountId), (a) => apps.pageInAccount(a.id, null, ConsolePages.listMax))
+    const credentialsOf = (accountId: string) => Effect.flatMap(account(accountId), (a) => credentials.ofAccount(a.id))
+
     return {
       account,
       application,
+      recentAccounts,
+      applicationsOf,
+      credentialsOf,
       createAccount,
       createApplication,
       approve,

@@ -131,6 +131,13 @@ export class WebhookConsole extends Effect.Service<WebhookConsole>()("core/Webho
       return deliveryJson(replayed.value)
     })
 
-    return { putEndpoint, rehearse, list, replay } as const
+    /** The console page's read of an owner's endpoint: its URL and events, never its secret (None: no endpoint). */
+    const endpointOf = (kind: OwnerKind, id: string) =>
+      Effect.flatMap(
+        ownerOf(kind, id),
+        ({ owner }) => Effect.map(endpoints.get(owner), Option.map((e) => ({ url: e.url, events: e.events }))),
+      )
+
+    return { putEndpoint, rehearse, list, replay, endpointOf } as const
   }),
 }) {}

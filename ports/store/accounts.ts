@@ -9,6 +9,8 @@ export class AccountsRepo extends Context.Tag("ports/AccountsRepo")<AccountsRepo
   readonly count: Effect.Effect<number>
   /** The account made first (on a store the demo seeded, the demo account). */
   readonly oldest: Effect.Effect<Option.Option<Account>>
+  /** Up to `limit` accounts, newest first (then the greater id): the console's list. */
+  readonly recent: (limit: number) => Effect.Effect<ReadonlyArray<Account>>
 }>() {}
 
 export class ApplicationsRepo extends Context.Tag("ports/ApplicationsRepo")<ApplicationsRepo, {

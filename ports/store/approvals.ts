@@ -25,4 +25,6 @@ export class ApprovalsRepo extends Context.Tag("ports/ApprovalsRepo")<ApprovalsR
   /** The operations that need an approval on this account, if it set its own list. */
   readonly policy: (accountId: AccountId) => Effect.Effect<Option.Option<ReadonlyArray<string>>>
   readonly setPolicy: (accountId: AccountId, operations: ReadonlyArray<string>) => Effect.Effect<void>
+  /** Up to `limit` approvals of every account still pending and unexpired at `at`, newest first: the console's list. */
+  readonly pending: (at: Millis, limit: number) => Effect.Effect<ReadonlyArray<Approval>>
 }>() {}

@@ -30,4 +30,6 @@ export class CredentialsRepo extends Context.Tag("ports/CredentialsRepo")<Creden
   readonly revoke: (id: KeyId, at: Millis) => Effect.Effect<Option.Option<Credential>>
   /** The member id of the person of an account who holds a token under this e-mail, if any. */
   readonly holderByEmail: (accountId: AccountId, email: string) => Effect.Effect<Option.Option<string>>
+  /** Every key and token of an account, revoked ones too, newest first (then the greater id): the console's lists. */
+  readonly ofAccount: (accountId: AccountId) => Effect.Effect<ReadonlyArray<Credential>>
 }>() {}

@@ -7,4 +7,6 @@ export class RateLimitRepo extends Context.Tag("ports/RateLimitRepo")<RateLimitR
   readonly prune: (before: Millis, limit: number) => Effect.Effect<number>
   /** The start of the oldest window kept (when retention next has work). */
   readonly oldestWindow: Effect.Effect<Option.Option<Millis>>
+  /** The count of a window for a hash, without counting (the console's sign-in reads its failures: 0 if none). */
+  readonly countOf: (hash: string, windowStart: Millis) => Effect.Effect<number>
 }>() {}

@@ -60,6 +60,22 @@ describe("the products list is checked when it is folded", () => {
       /Two operations answer GET \/v1\/probe\.[\s\S]*Two operations are named probe\.again\./,
     )
   })
+
+  it("a console page under the JSON API's or the frame's paths, or answering another page's path, is refused", () => {
+    const page = (path: string) => ({ method: "GET" as const, path, handler: () => Effect.die("unused") })
+    const pages = product({
+      name: "pages",
+      pages: [page("/v1/accounts"), page("/sign-in"), page("/mine"), page("/mine")],
+    })
+    expect(() => checkProducts([...products, pages])).toThrow(
+      [
+        "The products list cannot be served:",
+        "- The console page GET /console/v1/accounts (pages) is under a path the console's frame or JSON API holds.",
+        "- The console page GET /console/sign-in (pages) is under a path the console's frame or JSON API holds.",
+        "- Two console pages answer GET /console/mine.",
+      ].join("\n"),
+    )
+  })
 })
 
 describe("the SMS provider switch folds over the products list (each product offers its gateways by name)", () => {

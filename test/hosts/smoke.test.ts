@@ -8,6 +8,7 @@ import { extractText, getDocumentProxy } from "unpdf"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { fixture, prepare, routes } from "../console/routes.ts"
 import { type Call, consoleCaller, jsonCall } from "../support/net.ts"
+import { signIn as signInToConsole } from "../console/web-support.ts"
 import { startReceiver, verify } from "../webhooks/receiver.ts"
 import { type HostName, hostNames, type HostProcess, startHost } from "./host-process.ts"
 
@@ -39,6 +40,15 @@ describe.each(hostNames.map((h) => [h] as [HostName]))("the %s host as a process
     expect(p.banner.demoLiveKey).toMatch(/^svc_live_/)
     expect(p.banner.demoTestKey).toMatch(/^svc_test_/)
     expect(p.banner.provenDestination).toBe("+966500000000")
+  })
+
+  it("serves the console's pages: the banner's console URL, sign-in, a session, a page (issue 33)", async () => {
+    expect(p.output()).toContain(`console: http://127.0.0.1:${p.port}/console/`)
+    const signIn = await signInToConsole(p.baseUrl, consoleToken)
+    const page = await fetch(`${p.baseUrl}/console/accounts`, { headers: { cookie: signIn.session } })
+    expect(page.status).toBe(200)
+    expect(page.headers.get("content-security-policy")).toContain("script-src 'self'")
+    expect(await page.text()).toContain('<html lang="en" dir="ltr">')
   })
 
   it("GET /healthz answers 200 {status: ok} with an X-Request-Id", async () => {

@@ -150,4 +150,31 @@ export const contract = (it: It) => {
       )
       assert.isTrue(Option.isNone(yield* credentials.revoke(uuid() as KeyId, 1)))
     }))
+
+  it.effect("accounts: recent lists the newest first (ties by the greater id), at most `limit`", () =>
+    Effect.gen(function* () {
+      const accounts = yield* AccountsRepo
+      const far = 9_000_000_000_000
+      const older = account({ createdAt: far })
+      const tieA = account({ createdAt: far + 1 })
+      const tieB = account({ createdAt: far + 1 })
+      yield* Effect.forEach([older, tieA, tieB], accounts.insert)
+      const [high, low] = tieA.id > tieB.id ? [tieA, tieB] : [tieB, tieA]
+      assert.deepStrictEqual(yield* accounts.recent(3), [high, low, older])
+      assert.deepStrictEqual(yield* accounts.recent(1), [high])
+    }))
+
+  it.effect("credentials: ofAccount lists an account's keys and tokens, revoked too, newest first; none of another's", () =>
+    Effect.gen(function* () {
+      const credentials = yield* CredentialsRepo
+      const a = account()
+      const first = credential(a.id, null, { createdAt: 1_000 })
+      const second = credential(a.id, null, { createdAt: 2_000 })
+      yield* Effect.forEach([first, second, credential(account().id, null)], credentials.insert)
+      yield* credentials.revoke(first.id, 3_000 as any)
+      const listed = yield* credentials.ofAccount(a.id)
+      assert.deepStrictEqual(listed.map((c) => c.id), [second.id, first.id])
+      assert.strictEqual(listed[1].revokedAt, 3_000)
+      assert.deepStrictEqual(yield* credentials.ofAccount(account().id), [])
+    }))
 }

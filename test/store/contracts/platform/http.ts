@@ -117,4 +117,16 @@ export const httpContract = (it: It) => {
       })
       assert.deepStrictEqual(tags(claims), { Claimed: 1, InProgress: 19 })
     }))
+
+  it.effect("rate windows: countOf reads a window's count without counting (0 for none)", () =>
+    Effect.gen(function* () {
+      const limits = yield* RateLimitRepo
+      const key = `cred-${uuid()}`
+      assert.strictEqual(yield* limits.countOf(key, 180_000 as any), 0)
+      yield* hit(key, 180_000)
+      yield* hit(key, 180_000)
+      assert.strictEqual(yield* limits.countOf(key, 180_000 as any), 2)
+      assert.strictEqual(yield* limits.countOf(key, 180_000 as any), 2)
+      assert.strictEqual(yield* limits.countOf(key, 240_000 as any), 0)
+    }))
 }

@@ -1,0 +1,94 @@
+/**
+ * Screenshots of the console's pages in English and Arabic, written to docs/console/ (`npx tsx
+ * scripts/console-screenshots.ts`): the platform on the memory store with the simulators, a few records made
+ * through the console's JSON API, then each page opened in Chromium (CHROMIUM_PATH or /usr/bin/chromium).
+ */
+import { mkdirSync } from "node:fs"
+import { Effect, Option } from "effect"
+import { chromium } from "playwright-core"
+import { settingsFromEnv } from "../adapters/config.ts"
+import { close, listen, nodeServer } from "../adapters/http/node.ts"
+import { makePlatform } from "../adapters/platform.ts"
+
+const out = new URL("../docs/console/", import.meta.url)
+mkdirSync(out, { recursive: true })
+
+const consoleToken = "console-screenshots-token"
+const settings = {
+  ...(await Effect.runPromise(settingsFromEnv)),
+  store: "memory" as const,
+  clock: "simulated" as const,
+  smsProvider: "simulator",
+  consoleToken,
+  consoleTokenGenerated: false,
+  databaseUrl: Option.none(),
+}
+const platform = await makePlatform(settings, { jobs: false, demo: false })
+const server = nodeServer(platform.dispatch)
+const port = await listen(server, 0, "127.0.0.1")
+const base = `http://127.0.0.1:${port}`
+
+const api = async (method: string, path: string, body: unknown = {}) => {
+  const r = await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${consoleToken}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  })
+  return (await r.json()).data
+}
+const account = await api("POST", "/console/v1/accounts", { name: "Al Noor Trading" })
+const app = await api("POST", `/console/v1/accounts/${account.id}/applications`, { name: "Noor Shop", approved: true })
+await api("POST", `/console/v1/accounts/${account.id}/wallet/credit`, { amount_halalas: 125_050 })
+await api("POST", `/console/v1/applications/${app.id}/keys`, { mode: "live" })
+await api("POST", `/console/v1/applications/${app.id}/pause`)
+const token = await api("POST", `/console/v1/accounts/${account.id}/account-tokens`, {
+  role: "admin",
+  email: "sara@example.com",
+})
+const asked = await (await fetch(`${base}/v1/applications/${app.id}/unpause`, {
+  method: "POST",
+  headers: { authorization: `Bearer ${token.token}`, "content-type": "application/json" },
+  body: "{}",
+})).json()
+const approvalPath = new URL(asked.human_action.url).pathname
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  args: ["--no-sandbox"],
+})
+const pages: ReadonlyArray<[string, string]> = [
+  ["sign-in", "/console/sign-in"],
+  ["approval", approvalPath],
+  ["approvals", "/console/approvals"],
+  ["accounts", "/console/accounts"],
+  ["account", `/console/accounts/${account.id}`],
+  ["application", `/console/applications/${app.id}`],
+  ["wallet", `/console/accounts/${account.id}/wallet`],
+  ["webhook", `/console/applications/${app.id}/webhook`],
+  ["clock", "/console/simulator/clock"],
+]
+try {
+  for (const locale of ["en", "ar"]) {
+    const context = await browser.newContext({
+      locale,
+      extraHTTPHeaders: { "accept-language": locale },
+      viewport: { width: 1100, height: 800 },
+    })
+    const page = await context.newPage()
+    await page.goto(`${base}/console/sign-in`)
+    await page.screenshot({ path: new URL(`sign-in-${locale}.png`, out).pathname })
+    await page.locator("#token").fill(consoleToken)
+    await page.locator("form.stack button[type=submit]").click()
+    await page.waitForURL((u) => !u.pathname.endsWith("/sign-in"))
+    for (const [name, path] of pages.slice(1)) {
+      await page.goto(`${base}${path}`)
+      await page.screenshot({ path: new URL(`${name}-${locale}.png`, out).pathname, fullPage: true })
+    }
+    await context.close()
+  }
+} finally {
+  await browser.close()
+  await close(server)
+  await platform.dispose()
+}
+console.log(`screenshots written to ${out.pathname}`)

@@ -35,6 +35,8 @@ import {
 } from "./products.ts"
 import { SecretsLive } from "./secrets/node-crypto.ts"
 import { PgliteStoreLive, PgStoreLive } from "./sql/store.ts"
+import { metricsRoute } from "./telemetry/prometheus.ts"
+import { observedSms, observerOf, telemetryLayer, telemetryOf, type TelemetryOptions } from "./telemetry/layer.ts"
 
 /**
  * The store of the selected products: PostgreSQL when `DATABASE_URL` is set, else PGlite at `PGLITE_DIR`;
@@ -69,7 +71,10 @@ export const portsLayer = <A, S = SmsGateway>(
     settings.clock === "simulated" ? simulatedClockLayer(Date.now()) : Layer.empty,
   )
   const infra = Layer.provideMerge(SecretsLive, store)
-  return Layer.provideMerge(Layer.provideMerge(sms, infra), base).pipe(Layer.orDie) as Layer.Layer<
+  return Layer.provideMerge(
+    Layer.provideMerge(observedSms(settings, sms as Layer.Layer<any, unknown, any>), infra),
+    base,
+  ).pipe(Layer.orDie) as Layer.Layer<
     A | S | Secrets | PlatformConfig
   >
 }
@@ -113,6 +118,7 @@ export const routes = (
   return Effect.map(routesOf(operations, settings), (declared) => [
     openApiRoute(list),
     readyRoute(readiness),
+    ...(telemetryOf(settings).prometheus ? [metricsRoute] : []),
     ...declared,
   ])
 }
@@ -151,10 +157,14 @@ export interface PlatformOptions {
   readonly demo?: boolean | "reissue"
   /** The products to fold (default: adapters/products.ts `products`); a test may add one of its own. */
   readonly products?: ReadonlyArray<AnyProduct>
+  /** How telemetry exports, when the settings turn it on (a test's shorter export interval). */
+  readonly telemetry?: TelemetryOptions
 }
 
 export const makePlatform = async (settings: Settings, options: PlatformOptions = {}): Promise<Platform> => {
-  const runtime = ManagedRuntime.make(platformLayer(settings, options.products))
+  const runtime = ManagedRuntime.make(
+    Layer.provideMerge(platformLayer(settings, options.products), telemetryLayer(settings, options.telemetry)),
+  )
   await runtime.runPromise(Effect.void)
   const demo = options.demo === false || settings.smsProvider !== "simulator" ? undefined : await runtime.runPromise(
     Effect.flatMap(
@@ -168,7 +178,7 @@ export const makePlatform = async (settings: Settings, options: PlatformOptions 
   const dispatch = makeDispatcher(runtime, await runtime.runPromise(routes(settings, options.products, readiness)), {
     trustedProxies: parseTrustedProxies(settings.trustedProxies),
     allowedOrigins: settings.allowedOrigins,
-  })
+  }, observerOf(settings))
   return {
     dispatch,
     fetch: webHandler(dispatch, { bodyTimeoutMs: settings.requestTimeoutMs }),

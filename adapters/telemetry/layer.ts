@@ -1,13 +1,8 @@
 /**
  * Telemetry from the settings (issue 32). Off by default: no Tracer is installed (Effect's own stays, whose
  * spans go nowhere), no metric is exported, no request is watched. `OTEL_EXPORTER_OTLP_ENDPOINT` exports the
- * spans and the metrics over OTLP/HTTP (JSON) with Effect's own HttpClient on `fetch`, so Node, Deno and Bun
- * all export the same way; `METRICS=prometheus` serves `/metrics` (prometheus.ts).
+ * spans and the metrics over OTLP/HTTP (otlp.ts); `METRICS=prometheus` serves `/metrics` (prometheus.ts).
  */
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
-import * as OtlpMetrics from "@effect/opentelemetry/OtlpMetrics"
-import * as OtlpSerialization from "@effect/opentelemetry/OtlpSerialization"
-import * as OtlpTracer from "@effect/opentelemetry/OtlpTracer"
 import { type Duration, Effect, Layer, MetricLabel } from "effect"
 import { Metrics } from "../../core/shared/metrics.ts"
 import { SmsGateway } from "../../ports/sms.ts"
@@ -47,11 +42,16 @@ export const telemetryLayer = (settings: Settings, options: TelemetryOptions = {
   const flag = Layer.succeed(Telemetry, { tracing: on.tracing, metrics: on.metrics }) as Layer.Layer<never>
   const endpoint = settings.otelEndpoint
   if (endpoint === undefined) return flag
-  const resource = { serviceName: settings.otelServiceName ?? defaultServiceName }
-  const exporters = Layer.mergeAll(
-    OtlpTracer.layer({ url: `${endpoint}/v1/traces`, resource, exportInterval: options.exportInterval }),
-    OtlpMetrics.layer({ url: `${endpoint}/v1/metrics`, resource, exportInterval: options.exportInterval }),
-  ).pipe(Layer.provide(OtlpSerialization.layerJson), Layer.provide(FetchHttpClient.layer))
+  // Loaded only when asked for: a start without an endpoint does not load the exporters.
+  const exporters = Layer.unwrapEffect(Effect.promise(() =>
+    import("./otlp.ts").then((m) =>
+      m.otlpExporters({
+        endpoint,
+        serviceName: settings.otelServiceName ?? defaultServiceName,
+        exportInterval: options.exportInterval,
+      })
+    )
+  ))
   return Layer.merge(flag, exporters)
 }
 

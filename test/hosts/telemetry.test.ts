@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type CollectedSpan, type Collector, startCollector, traceTree } from "../support/otlp-collector.ts"
 import { latestCode, setupApplication, startServer, type TestServer } from "../support/server.ts"
 import { phone } from "../support/phone.ts"
+import { hostNames, startHost } from "./host-process.ts"
 import { type Receiver, startReceiver } from "../webhooks/receiver.ts"
 
 /** Resolves with what `find` finds in time (the exporters send every 100 ms here). */
@@ -189,4 +190,41 @@ describe("`/metrics` in the Prometheus text format with METRICS=prometheus, 404 
       await hooks.close()
     }
   })
+})
+
+describe("every host exports the same way (OTLP over Effect's HttpClient on fetch) and serves /metrics", () => {
+  for (const host of hostNames) {
+    it(`${host}: a request's span reaches the collector, continuing its traceparent; /metrics answers`, async () => {
+      const own = await startCollector()
+      const p = await startHost(host, {
+        STORE: "memory",
+        OTEL_EXPORTER_OTLP_ENDPOINT: own.url,
+        OTEL_SERVICE_NAME: `platform-${host}`,
+        METRICS: "prometheus",
+      }, { demo: false })
+      try {
+        const traceId = "0af7651916cd43dd8448eb211c80319c"
+        const res = await fetch(`${p.baseUrl}/healthz`, {
+          headers: { traceparent: `00-${traceId}-b7ad6b7169203331-01` },
+        })
+        expect(res.status).toBe(200)
+        const metrics = await fetch(`${p.baseUrl}/metrics`)
+        expect(metrics.status).toBe(200)
+        expect(await metrics.text()).toMatch(
+          /^http_server_requests_total\{operation="GET \/healthz",status="200"\} 1$/m,
+        )
+        // The exporters send every 5 s.
+        const span = await eventually(
+          () => own.spans.find((sp) => sp.traceId === traceId && sp.kind === 2),
+          `${host}'s span`,
+          15_000,
+        )
+        expect(span.name).toBe("GET /healthz")
+        expect(span.parentSpanId).toBe("b7ad6b7169203331")
+      } finally {
+        await p.kill()
+        await own.close()
+      }
+    }, 60_000)
+  }
 })

@@ -18,7 +18,8 @@
  *
  * Settings (env): BENCH_THREADS (2), BENCH_CONNECTIONS (50), BENCH_DURATION (12s, measured per server,
  * split into BENCH_ROUNDS slices, default 3), BENCH_WARMUP (3s), BENCH_KEYS (enough for the expected
- * request count, at least 2,000).
+ * request count, at least 2,000), BENCH_PLATFORM_ENV (settings of the platform host, space-separated
+ * `NAME=value`: `METRICS=prometheus OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318` measures telemetry on).
  */
 import { execFileSync, spawnSync } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -33,6 +34,12 @@ const warmup = process.env.BENCH_WARMUP ?? "3s"
 const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3))
 const consoleToken = "console-bench-token"
 const script = join(root, "bench", "verify-get.lua")
+const platformEnv: Record<string, string> = Object.fromEntries(
+  (process.env.BENCH_PLATFORM_ENV ?? "").split(/\s+/).filter((w) => w.includes("=")).map((w) => {
+    const at = w.indexOf("=")
+    return [w.slice(0, at), w.slice(at + 1)]
+  }),
+)
 
 const seconds = (d: string) => {
   const m = /^(\d+(?:\.\d+)?)(s|m)?$/.exec(d)
@@ -220,7 +227,7 @@ const startPlatform = async (host: Target, dir: string, expected: number): Promi
   // Node as `npm start` runs it: the built dist/ (tsx would turn on source-mapped stack traces).
   const p = await startHost(
     runtimeOf(host),
-    { STORE: "memory", CONSOLE_TOKEN: consoleToken, CLOCK: "system", ...targetEnv(host) },
+    { STORE: "memory", CONSOLE_TOKEN: consoleToken, CLOCK: "system", ...targetEnv(host), ...platformEnv },
     { built: true },
   )
   const stop = async () => {

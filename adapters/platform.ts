@@ -178,7 +178,7 @@ export const makePlatform = async (settings: Settings, options: PlatformOptions 
   const dispatch = makeDispatcher(runtime, await runtime.runPromise(routes(settings, options.products, readiness)), {
     trustedProxies: parseTrustedProxies(settings.trustedProxies),
     allowedOrigins: settings.allowedOrigins,
-  }, observerOf(settings))
+  }, observerOf(settings, await runtime.runtime()))
   return {
     dispatch,
     fetch: webHandler(dispatch, { bodyTimeoutMs: settings.requestTimeoutMs }),

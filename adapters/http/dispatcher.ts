@@ -76,6 +76,8 @@ export interface RequestObserver {
 
 export interface ObservedRequest<R> {
   readonly handler: Effect.Effect<ApiAnswer, unknown, R>
+  /** The runtime to run it in (the platform's with the request's span as the parent), if not the platform's. */
+  readonly runtime?: Runtime.Runtime<R> | undefined
   /** The answer's status, and the handler's exit when it ended (none: it died outside the fiber). */
   readonly answered: (status: number, exit: Exit.Exit<ApiAnswer, unknown> | undefined) => void
 }
@@ -157,8 +159,9 @@ export const makeDispatcher = <R, ER>(
    */
   const run = (
     effect: Effect.Effect<ApiAnswer, unknown, R>,
+    own?: Runtime.Runtime<R>,
   ): Exit.Exit<ApiAnswer, unknown> | Promise<Exit.Exit<ApiAnswer, unknown>> => {
-    const exit = runtime.runSyncExit(effect)
+    const exit = own === undefined ? runtime.runSyncExit(effect) : Runtime.runSyncExit(own, effect)
     if (Exit.isFailure(exit) && Cause.isDieType(exit.cause) && Runtime.isAsyncFiberException(exit.cause.defect)) {
       const fiber = exit.cause.defect.fiber as Fiber.RuntimeFiber<ApiAnswer, unknown>
       return new Promise((resolve) => fiber.addObserver(resolve))
@@ -224,7 +227,7 @@ export const makeDispatcher = <R, ER>(
 
   /** The same, watched: the observer learns each answer's status. */
   const observed = (o: ObservedRequest<R>, route: Route<R>, requestId: string) => {
-    const exit = run(o.handler)
+    const exit = run(o.handler, o.runtime)
     const render = (e: Exit.Exit<ApiAnswer, unknown>) => {
       const res = fromExit(e, requestId, logDefect, route.withMessage === true)
       o.answered(res.status, e)

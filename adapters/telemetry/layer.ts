@@ -3,7 +3,7 @@
  * spans go nowhere), no metric is exported, no request is watched. `OTEL_EXPORTER_OTLP_ENDPOINT` exports the
  * spans and the metrics over OTLP/HTTP (otlp.ts); `METRICS=prometheus` serves `/metrics` (prometheus.ts).
  */
-import { type Duration, Effect, Layer, MetricLabel } from "effect"
+import { type Duration, Effect, Layer, MetricLabel, type Runtime } from "effect"
 import { Metrics } from "../../core/shared/metrics.ts"
 import { SmsGateway } from "../../ports/sms.ts"
 import { Telemetry } from "../../ports/telemetry.ts"
@@ -58,9 +58,9 @@ export const telemetryLayer = (settings: Settings, options: TelemetryOptions = {
 export const defaultServiceName = "sa-messaging"
 
 /** The dispatcher's observer of each request: none when off (the dispatcher then runs handlers as they are). */
-export const observerOf = (settings: Settings): RequestObserver | undefined => {
+export const observerOf = (settings: Settings, runtime: Runtime.Runtime<any>): RequestObserver | undefined => {
   const on = telemetryOf(settings)
-  return isOn(on) ? requestObserver(on) : undefined
+  return isOn(on) ? requestObserver(on, runtime) : undefined
 }
 
 /**

@@ -277,6 +277,31 @@ export const settingsTable = {
     default: "0",
     config: integerIn("MEMORY_LOG_MS", 0, 86_400_000, 0),
   }),
+  otelEndpoint: entry({
+    env: "OTEL_EXPORTER_OTLP_ENDPOINT",
+    accepts: "an http:// or https:// URL of an OTLP/HTTP collector (spans and metrics go to /v1/traces, /v1/metrics)",
+    default: "unset (no export)",
+    config: checked(
+      optional("OTEL_EXPORTER_OTLP_ENDPOINT"),
+      (o) => {
+        if (Option.isNone(o)) return o
+        const url = httpUrl(o.value.trim())
+        return url === undefined ? undefined : Option.some(url)
+      },
+    ),
+  }),
+  otelServiceName: entry({
+    env: "OTEL_SERVICE_NAME",
+    accepts: "the service name the exported spans and metrics carry",
+    default: "sa-messaging",
+    config: Config.withDefault(Config.nonEmptyString("OTEL_SERVICE_NAME"), "sa-messaging"),
+  }),
+  metrics: entry({
+    env: "METRICS",
+    accepts: `"off" or "prometheus" (GET /metrics in the Prometheus text format)`,
+    default: "off",
+    config: oneOf("METRICS", ["off", "prometheus"], "off"),
+  }),
 }
 
 export const UNIFONIC_DEFAULT_BASE_URL = "https://el.cloud.unifonic.com"
@@ -391,9 +416,12 @@ type Table = typeof settingsTable
 type Read = { readonly [K in keyof Table]: Config.Config.Success<Table[K]["config"]> }
 
 type Providers = "smsProvider" | "chatProvider" | "emailProvider" | "dnsProvider" | "paymentProvider" | "storeProvider"
+/** Telemetry's settings: optional, so an embedder's settings without them have it off. */
+type TelemetrySettings = "otelEndpoint" | "otelServiceName" | "metrics"
 
 export interface Settings
-  extends Omit<Read, "webhookAllowPrivate" | "consoleToken" | "publicUrl" | "logLevel" | Providers> {
+  extends
+    Omit<Read, "webhookAllowPrivate" | "consoleToken" | "publicUrl" | "logLevel" | Providers | TelemetrySettings> {
   /** A provider's name; the standalone server accepts the table's, an embedder's products may offer others. */
   readonly smsProvider: string
   readonly chatProvider: string
@@ -411,6 +439,11 @@ export interface Settings
   readonly publicUrl?: string
   /** The least severe level logged (`LOG_LEVEL`); unset: `info`. */
   readonly logLevel?: LogLevelName
+  /** OTLP/HTTP collector's base URL (`OTEL_EXPORTER_OTLP_ENDPOINT`); unset: no export (adapters/telemetry). */
+  readonly otelEndpoint?: string
+  readonly otelServiceName?: string
+  /** `"prometheus"`: `GET /metrics`; default off. */
+  readonly metrics?: "off" | "prometheus"
 }
 
 export class PlatformConfig extends Context.Tag("adapters/PlatformConfig")<PlatformConfig, Settings>() {}
@@ -482,9 +515,10 @@ export const settingsFromEnv: Effect.Effect<Settings, SettingRefused> = Effect.g
   yield* readProvider("EMAIL_PROVIDER", r.emailProvider)
   yield* readProvider("PAYMENT_PROVIDER", r.paymentProvider)
   yield* readProvider("STORE_PROVIDER", r.storeProvider)
-  const { consoleToken, webhookAllowPrivate, publicUrl, ...rest } = r
+  const { consoleToken, webhookAllowPrivate, publicUrl, otelEndpoint, ...rest } = r
   return {
     ...rest,
+    ...(Option.isSome(otelEndpoint) ? { otelEndpoint: otelEndpoint.value } : {}),
     consoleToken: Option.getOrElse(consoleToken, randomToken),
     consoleTokenGenerated: Option.isNone(consoleToken),
     webhookAllowPrivate: Option.getOrElse(webhookAllowPrivate, () => r.smsProvider === "simulator"),

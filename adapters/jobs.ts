@@ -8,6 +8,7 @@ import { storeUnreachable } from "./sql/unreachable.ts"
 import type { Job } from "../core/shared/job.ts"
 import { ClockSimulator } from "../ports/clock-simulator.ts"
 import { JobsRepo } from "../ports/store/jobs.ts"
+import { Telemetry } from "../ports/telemetry.ts"
 import { SimulatedClock } from "./clock/simulated.ts"
 
 export type { Job }
@@ -63,16 +64,22 @@ export class StoreWatch {
 
 export class StoreHealth extends Context.Tag("adapters/StoreHealth")<StoreHealth, StoreWatch>() {}
 
-const guarded = (job: Job, watch: StoreWatch): Job => ({
-  ...job,
-  run: job.run.pipe(
+const guarded = (job: Job, watch: StoreWatch): Job => {
+  const run = job.run.pipe(
     Effect.catchAllCause((cause) =>
       storeUnreachable(cause)
         ? watch.unreachable(cause)
         : Effect.logError(`job ${job.name} failed`, Cause.pretty(cause))
     ),
-  ),
-})
+  )
+  // While tracing is on (ports/telemetry.ts), each run is a trace of its own: its statements and calls under it.
+  const traced = Effect.withSpan(run, `job ${job.name}`, {
+    root: true,
+    captureStackTrace: false,
+    attributes: { "job.name": job.name },
+  })
+  return { ...job, run: Effect.flatMap(Telemetry, (t) => t.tracing ? traced : run) }
+}
 
 /** Work at `workAt` (None: no work), but not before the job's lease allows its next run. */
 export const dueAfterLease = (

@@ -38,6 +38,8 @@ import {
 } from "./products.ts"
 import { SecretsLive } from "./secrets/node-crypto.ts"
 import { PgliteStoreLive, PgStoreLive } from "./sql/store.ts"
+import { metricsRoute } from "./telemetry/prometheus.ts"
+import { observedSms, observerOf, telemetryLayer, telemetryOf, type TelemetryOptions } from "./telemetry/layer.ts"
 
 /**
  * The store of the selected products: PostgreSQL when `DATABASE_URL` is set, else PGlite at `PGLITE_DIR`;
@@ -72,7 +74,10 @@ export const portsLayer = <A, S = SmsGateway>(
     settings.clock === "simulated" ? simulatedClockLayer(Date.now()) : Layer.empty,
   )
   const infra = Layer.provideMerge(SecretsLive, store)
-  return Layer.provideMerge(Layer.provideMerge(sms, infra), base).pipe(Layer.orDie) as Layer.Layer<
+  return Layer.provideMerge(
+    Layer.provideMerge(observedSms(settings, sms as Layer.Layer<any, unknown, any>), infra),
+    base,
+  ).pipe(Layer.orDie) as Layer.Layer<
     A | S | Secrets | PlatformConfig
   >
 }
@@ -122,7 +127,13 @@ export const routes = (
   return Effect.zipWith(
     routesOf(operations, settings),
     consoleRoutes(settings, pagesOf(list)),
-    (declared, pages) => [openApiRoute(list), readyRoute(readiness), ...declared, ...pages],
+    (declared, pages) => [
+      openApiRoute(list),
+      readyRoute(readiness),
+      ...(telemetryOf(settings).prometheus ? [metricsRoute] : []),
+      ...declared,
+      ...pages,
+    ],
   )
 }
 
@@ -165,10 +176,17 @@ export interface PlatformOptions {
    * platform goes through it, at `settings.logLevel`. Default: JSON lines on stdout (pretty on a terminal).
    */
   readonly logger?: Layer.Layer<never>
+  /** How telemetry exports, when the settings turn it on (a test's shorter export interval). */
+  readonly telemetry?: TelemetryOptions
 }
 
 export const makePlatform = async (settings: Settings, options: PlatformOptions = {}): Promise<Platform> => {
-  const runtime = ManagedRuntime.make(platformLayer(settings, options.products, options.logger))
+  const runtime = ManagedRuntime.make(
+    Layer.provideMerge(
+      platformLayer(settings, options.products, options.logger),
+      telemetryLayer(settings, options.telemetry),
+    ),
+  )
   await runtime.runPromise(
     Effect.logInfo("platform started").pipe(Effect.annotateLogs({
       products: selectedProducts(settings, options.products).map((p) => p.name),
@@ -189,7 +207,7 @@ export const makePlatform = async (settings: Settings, options: PlatformOptions 
   const dispatch = makeDispatcher(runtime, await runtime.runPromise(routes(settings, options.products, readiness)), {
     trustedProxies: parseTrustedProxies(settings.trustedProxies),
     allowedOrigins: settings.allowedOrigins,
-  })
+  }, observerOf(settings, await runtime.runtime()))
   return {
     dispatch,
     fetch: webHandler(dispatch, { bodyTimeoutMs: settings.requestTimeoutMs }),

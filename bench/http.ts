@@ -18,7 +18,9 @@
  *
  * Settings (env): LOG_LEVEL (none: the hosts' logs off; info: a JSON line a request), BENCH_THREADS (2),
  * BENCH_CONNECTIONS (50), BENCH_DURATION (12s, measured per server, split into BENCH_ROUNDS slices, default 3),
- * BENCH_WARMUP (3s), BENCH_KEYS (enough for the expected request count, at least 2,000).
+ * BENCH_WARMUP (3s), BENCH_KEYS (enough for the expected request count, at least 2,000), BENCH_PLATFORM_ENV
+ * (settings of the platform host, space-separated `NAME=value`: `METRICS=prometheus
+ * OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318` measures telemetry on).
  */
 import { execFileSync, spawnSync } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -35,6 +37,12 @@ const consoleToken = "console-bench-token"
 /** The hosts' logs: off unless LOG_LEVEL names a level (`LOG_LEVEL=info`: a JSON line a request, docs/performance.md). */
 const logLevel = process.env.LOG_LEVEL ?? "none"
 const script = join(root, "bench", "verify-get.lua")
+const platformEnv: Record<string, string> = Object.fromEntries(
+  (process.env.BENCH_PLATFORM_ENV ?? "").split(/\s+/).filter((w) => w.includes("=")).map((w) => {
+    const at = w.indexOf("=")
+    return [w.slice(0, at), w.slice(at + 1)]
+  }),
+)
 
 const seconds = (d: string) => {
   const m = /^(\d+(?:\.\d+)?)(s|m)?$/.exec(d)
@@ -222,7 +230,14 @@ const startPlatform = async (host: Target, dir: string, expected: number): Promi
   // Node as `npm start` runs it: the built dist/ (tsx would turn on source-mapped stack traces).
   const p = await startHost(
     runtimeOf(host),
-    { STORE: "memory", CONSOLE_TOKEN: consoleToken, CLOCK: "system", LOG_LEVEL: logLevel, ...targetEnv(host) },
+    {
+      STORE: "memory",
+      CONSOLE_TOKEN: consoleToken,
+      CLOCK: "system",
+      LOG_LEVEL: logLevel,
+      ...targetEnv(host),
+      ...platformEnv,
+    },
     { built: true },
   )
   const stop = async () => {

@@ -63,6 +63,26 @@ export interface EdgeOptions {
 
 const noEdgeOptions: EdgeOptions = { trustedProxies: [], allowedOrigins: [] }
 
+/**
+ * Watches each routed request (adapters/telemetry/request.ts: its span and metrics, only while telemetry is on):
+ * `start` gives the handler as it is run, `answered` the status of its answer once rendered.
+ */
+export interface RequestObserver {
+  readonly start: <R>(
+    route: Route<R>,
+    req: ApiRequest,
+    handler: Effect.Effect<ApiAnswer, unknown, R>,
+  ) => ObservedRequest<R>
+}
+
+export interface ObservedRequest<R> {
+  readonly handler: Effect.Effect<ApiAnswer, unknown, R>
+  /** The runtime to run it in (the platform's with the request's span as the parent), if not the platform's. */
+  readonly runtime?: Runtime.Runtime<R> | undefined
+  /** The answer's status, and the handler's exit when it ended (none: it died outside the fiber). */
+  readonly answered: (status: number, exit: Exit.Exit<ApiAnswer, unknown> | undefined) => void
+}
+
 const publicRoutes: ReadonlyArray<Route<never>> = [
   { method: "GET", path: "/healthz", handler: () => Effect.succeed({ status: 200, body: { status: "ok" } }) },
   { method: "POST", path: "/v1/messages", handler: () => new ProductRetired({ message: "This product was retired." }) },
@@ -137,6 +157,7 @@ export const makeDispatcher = <R, ER>(
   runtime: ManagedRuntime.ManagedRuntime<R, ER>,
   routes: ReadonlyArray<Route<R>>,
   edge: EdgeOptions = noEdgeOptions,
+  observer?: RequestObserver,
 ): Dispatch => {
   const router = new Router<Route<R>>()
   for (const r of [...publicRoutes, ...routes]) router.add(r.method, r.path, r as Route<R>)
@@ -148,8 +169,9 @@ export const makeDispatcher = <R, ER>(
    */
   const run = (
     effect: Effect.Effect<ApiAnswer, unknown, R>,
+    own?: Runtime.Runtime<R>,
   ): Exit.Exit<ApiAnswer, unknown> | Promise<Exit.Exit<ApiAnswer, unknown>> => {
-    const exit = runtime.runSyncExit(effect)
+    const exit = own === undefined ? runtime.runSyncExit(effect) : Runtime.runSyncExit(own, effect)
     if (Exit.isFailure(exit) && Cause.isDieType(exit.cause) && Runtime.isAsyncFiberException(exit.cause.defect)) {
       const fiber = exit.cause.defect.fiber as Fiber.RuntimeFiber<ApiAnswer, unknown>
       return new Promise((resolve) => fiber.addObserver(resolve))
@@ -208,11 +230,30 @@ export const makeDispatcher = <R, ER>(
     if (seen !== undefined) seen.route = route.path
     const body = carriesBody(method) ? bodyText(plain.body) : ""
     const req = new RequestView(plain, method, path, target.search, body, requestId, edge.trustedProxies, seen)
-    const exit = run(route.handler(req, matched.params) as Effect.Effect<ApiAnswer, unknown, R>)
+    const handler = route.handler(req, matched.params) as Effect.Effect<ApiAnswer, unknown, R>
+    if (observer !== undefined) return observed(observer.start(route, req, handler), route, requestId)
+    const exit = run(handler)
     const render = (e: Exit.Exit<ApiAnswer, unknown>) => fromExit(e, requestId, logDefect, route.withMessage === true)
     return exit instanceof Promise
       ? exit.then(render, (e) => {
         logDefect(requestId, Cause.die(e))
+        return internalError(requestId)
+      })
+      : render(exit)
+  }
+
+  /** The same, watched: the observer learns each answer's status. */
+  const observed = (o: ObservedRequest<R>, route: Route<R>, requestId: string) => {
+    const exit = run(o.handler, o.runtime)
+    const render = (e: Exit.Exit<ApiAnswer, unknown>) => {
+      const res = fromExit(e, requestId, logDefect, route.withMessage === true)
+      o.answered(res.status, e)
+      return res
+    }
+    return exit instanceof Promise
+      ? exit.then(render, (e) => {
+        logDefect(requestId, Cause.die(e))
+        o.answered(500, undefined)
         return internalError(requestId)
       })
       : render(exit)

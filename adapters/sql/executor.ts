@@ -11,13 +11,15 @@
  * checkout for every statement, and a span, a scope and two more statements' worth of the same for every
  * transaction. Measured on PostgreSQL, one connection, CPU per statement (`npm run bench -- sql-statement`):
  * the `pg` driver alone 64-72 µs; @effect/sql's path 129-135 µs, 175 µs inside a transaction; this path
- * 91-115 µs (an Effect that waits on the driver's callback). Nothing here is traced.
+ * 91-115 µs (an Effect that waits on the driver's callback). Nothing here is traced unless telemetry is on
+ * (ports/telemetry.ts): then each statement is a span of its own, as @effect/sql's would be.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { Connection } from "@effect/sql/SqlConnection"
 import type { SqlError } from "@effect/sql/SqlError"
 import type * as Statement from "@effect/sql/Statement"
 import { Cause, Context, Effect, Exit, FiberRef, Layer, Option, Scope } from "effect"
+import { Telemetry } from "../../ports/telemetry.ts"
 
 /** A connection held for one transaction; `release(broken)` hands it back (a broken one is discarded). */
 export interface Lease {
@@ -79,6 +81,14 @@ export interface Sql {
 /** A row as the driver hands it over (snake_case columns). */
 export type Row = Record<string, any>
 
+/** A statement's span while tracing is on: the name and attributes @effect/sql gives its own. */
+const statementSpan = <A, E, R>(rows: Effect.Effect<A, E, R>, text: string) =>
+  Effect.withSpan(rows, "sql.execute", {
+    kind: "client",
+    captureStackTrace: false,
+    attributes: { "db.system": "postgresql", "db.statement": text },
+  })
+
 const begin = (connection: Connection) => connection.executeUnprepared("BEGIN", [], undefined)
 
 export const makeSql = (client: SqlClient.SqlClient, driver: SqlDriverShape): Sql => {
@@ -87,7 +97,8 @@ export const makeSql = (client: SqlClient.SqlClient, driver: SqlDriverShape): Sq
   const run = (text: string, params: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<any>, SqlError> =>
     Effect.withFiberRuntime((fiber) => {
       const tx = Context.getOption(fiber.currentContext, SqlClient.TransactionConnection)
-      return Option.isSome(tx) ? tx.value[0].execute(text, params, undefined) : driver.execute(text, params)
+      const rows = Option.isSome(tx) ? tx.value[0].execute(text, params, undefined) : driver.execute(text, params)
+      return Context.get(fiber.currentContext, Telemetry).tracing ? statementSpan(rows, text) : rows
     })
 
   const inTransaction = <A, E, R>(

@@ -10,7 +10,9 @@ import { request as httpsRequest } from "node:https"
 import type { LookupAddress } from "node:dns"
 import type { LookupFunction } from "node:net"
 import { Effect, Layer } from "effect"
+import { Telemetry } from "../../ports/telemetry.ts"
 import { TransportFailure, WebhookTransport } from "../../ports/webhook-transport.ts"
+import { currentTraceparent } from "../telemetry/propagation.ts"
 
 const describe = (error: unknown): string => {
   const e = error as { code?: string; message?: string }
@@ -81,4 +83,33 @@ export const post = (
     })
   })
 
-export const HttpWebhookTransport = Layer.succeed(WebhookTransport, { post })
+const hostOf = (url: string) => {
+  try {
+    return new URL(url).host
+  } catch {
+    return ""
+  }
+}
+
+/**
+ * `post` in a client span of its own while tracing is on, the span sent on as `traceparent` (W3C Trace
+ * Context) so the receiver's trace continues the delivery's; off, `post` as it is.
+ */
+export const tracedPost: WebhookTransport["Type"]["post"] = (url, headers, body, timeoutMs, addresses) =>
+  Effect.flatMap(Telemetry, (t) =>
+    !t.tracing ? post(url, headers, body, timeoutMs, addresses) : Effect.flatMap(
+      currentTraceparent,
+      (traceparent) =>
+        post(url, traceparent === undefined ? headers : { ...headers, traceparent }, body, timeoutMs, addresses).pipe(
+          Effect.tap((r) => Effect.annotateCurrentSpan("http.response.status_code", r.status)),
+        ),
+    ).pipe(
+      Effect.withSpan("webhook.post", {
+        kind: "client",
+        captureStackTrace: false,
+        // The host only: an endpoint's path or query may carry the receiver's own token.
+        attributes: { "http.request.method": "POST", "server.address": hostOf(url) },
+      }),
+    ))
+
+export const HttpWebhookTransport = Layer.succeed(WebhookTransport, { post: tracedPost })

@@ -29,7 +29,7 @@ import { type ApplicationId, type EventId, isUuid, type Millis, type SaudiMobile
 import { parseSaudiMobile } from "../shared/phone.ts"
 import { isoMillis } from "../shared/riyadh.ts"
 import { untracedStacks } from "../shared/tracing.ts"
-import { afterCharge, afterChargeDue, charge, type ChargeRequest, refund } from "../wallet/charge.ts"
+import { afterCharge, afterChargeDue, charge, type ChargeRequest, countCharge, refund } from "../wallet/charge.ts"
 import { Prices } from "../limits.ts"
 import { consentSignal } from "./consent.ts"
 import {
@@ -197,6 +197,7 @@ export class Notifications extends Effect.Service<Notifications>()("core/Notific
           return yield* new SendFailed({ provider_code: sent.left.providerCode, message: sent.left.message })
         }
         yield* messages.setProviderId(id, sent.right.providerMessageId)
+        yield* countCharge(request)
         if (afterChargeDue(request, charged)) {
           yield* Effect.asVoid(afterCharge(request, charged)).pipe(Effect.provide(walletContext))
         }

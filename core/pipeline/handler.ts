@@ -12,6 +12,8 @@ export interface Route<R> {
   /** The router's form: `/v1/verify/:id`. */
   readonly path: string
   readonly handler: Handler<R>
+  /** The declared operation's name (`verify.start`): the request's span and metrics are named after it. */
+  readonly name?: string
   /** Console and account-API routes answer every error with a `message`. */
   readonly withMessage?: boolean
 }

@@ -65,6 +65,7 @@ export const routesOf = (operations: ReadonlyArray<AnyOperation>, settings: Chec
     const routes: Array<Route<any>> = ready.map((r): Route<any> => {
       const steps = stepsOf(checks.callers, r.op.caller)
       return {
+        name: r.op.name,
         method: r.op.method,
         path: routerPath(r.op.path),
         handler: steps.admit(r.op.caller, steps.own(r)),
@@ -75,6 +76,7 @@ export const routesOf = (operations: ReadonlyArray<AnyOperation>, settings: Chec
       const op = callByNameOperation
       const steps = checks.callers.Account
       routes.push({
+        name: op.name,
         method: op.method,
         path: routerPath(op.path),
         handler: steps.admit(op.caller, checks.callByName(ready.filter((r) => isAccountOperation(r.op)))),

@@ -2,7 +2,7 @@
  * Verify's use cases: each loads, decides with the state machine, and persists the decision: a send as one
  * statement (gates, charge, record), a check, cancel or expiring read as one compare-and-set statement.
  */
-import { Clock, Effect, Option } from "effect"
+import { Clock, Effect, Metric, Option } from "effect"
 import type { OutboxEvent } from "../../ports/store/outbox.ts"
 import { SmsGateway } from "../../ports/sms.ts"
 import { ApplicationsRepo } from "../../ports/store/accounts.ts"
@@ -29,6 +29,7 @@ import {
   afterChargeDue,
   chargeEntry,
   type ChargeRequest,
+  countCharge,
   insufficientCredits,
   refund,
 } from "../wallet/charge.ts"
@@ -40,6 +41,7 @@ import { judgeSend, sandboxGates, sendAttempt, sendPrice, type Unaffordable } fr
 import { defaultSettings } from "./settings.ts"
 import { verificationJson } from "./wire.ts"
 import { untracedStacks } from "../shared/tracing.ts"
+import { Metrics } from "../shared/metrics.ts"
 import { twoGenerations } from "../shared/memo.ts"
 
 /** The SMS text: the code is its one standalone run of digits; sandbox texts begin with `[TEST]`. */
@@ -133,6 +135,9 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
           const d = decide(v, command(v), now)
           if (yield* persist(p.application, v, d, now)) {
             if (d.refusal) return yield* Effect.fail(d.refusal)
+            if (d.next.status === "verified" && v.status !== "verified") {
+              yield* Metric.increment(Metrics.verificationsVerified)
+            }
             return verificationJson(d.next)
           }
           // Each lost race means another request moved the verification on; it has few states to pass through.
@@ -245,7 +250,8 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
           ),
         )
         : Effect.void
-      return due ? Effect.zipRight(pause, Effect.asVoid(afterCharge(request, balanceAfter!))) : pause
+      const done = due ? Effect.zipRight(pause, Effect.asVoid(afterCharge(request, balanceAfter!))) : pause
+      return balanceAfter === null ? done : Effect.zipRight(countCharge(request), done)
     }
 
     const sendOf = (v: Verification, price: number, at: Millis): VerifySend => ({
@@ -306,6 +312,7 @@ export class Verify extends Effect.Service<Verify>()("core/Verify", {
             )),
         )
         yield* afterSend(p, application, settings, send, sent.guard, sent.balanceAfter)
+        yield* Metric.increment(Metrics.verificationsStarted)
         return verificationJson(v)
       }
       return yield* Effect.dieMessage(`Verify: the settings of application ${p.application.id} keep changing`)

@@ -4,7 +4,7 @@
  * top-up when it took the balance below the auto top-up threshold. Both are once per crossing: a charge
  * that starts below the line crosses nothing; a credit back to the line re-arms it.
  */
-import { Effect, Option } from "effect"
+import { Effect, Metric, Option } from "effect"
 import { PaymentProvider } from "../../ports/payments.ts"
 import { OutboxRepo } from "../../ports/store/outbox.ts"
 import { type Charged, type LedgerEntry, WalletRepo } from "../../ports/store/wallet.ts"
@@ -12,6 +12,7 @@ import { Secrets } from "../../ports/secrets.ts"
 import type { Account } from "../accounts/model.ts"
 import { InsufficientCredits } from "../errors.ts"
 import type { EventId, Millis } from "../shared/brands.ts"
+import { Metrics } from "../shared/metrics.ts"
 import { isoMillis } from "../shared/riyadh.ts"
 import { accountWebhookId } from "../webhooks/envelope.ts"
 import { vatOf } from "./money.ts"
@@ -36,6 +37,13 @@ export const charge = (req: ChargeRequest) =>
     if (Option.isNone(after)) return yield* insufficientCredits(req)
     return after.value
   })
+
+/** Counts a charge the send it paid for kept (metrics: charges and halalas charged). */
+export const countCharge = (req: ChargeRequest) =>
+  Effect.zipRight(
+    Metric.increment(Metrics.walletCharges),
+    Metric.incrementBy(Metrics.walletChargedHalalas, req.priceHalalas),
+  )
 
 /** The ledger row of a charge. */
 export const chargeEntry = (req: ChargeRequest): LedgerEntry => ({
@@ -99,6 +107,7 @@ export const alertLowBalance = (req: ChargeRequest, charged: Charged) =>
       externalId: null,
       createdAt: req.at,
     }])
+    yield* Metric.increment(Metrics.balanceLow)
   })
 
 /**

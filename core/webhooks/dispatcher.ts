@@ -3,7 +3,8 @@
  * attempts them, recording each attempt and scheduling the next. Every process runs it; they share
  * the work through the store (row locks with SKIP LOCKED, leases that lapse when a process dies).
  */
-import { Clock, Effect, Either, Option } from "effect"
+import { Clock, Effect, Either, Metric, Option } from "effect"
+import { Metrics } from "../shared/metrics.ts"
 import { DnsResolver } from "../../ports/dns.ts"
 import { Secrets } from "../../ports/secrets.ts"
 import type { OutboxEvent } from "../../ports/store/outbox.ts"
@@ -114,6 +115,7 @@ export class WebhookDispatcher extends Effect.Service<WebhookDispatcher>()("core
         const latencyMs = Either.isRight(result) ? result.right.latencyMs : result.left.latencyMs
         const error = Either.isLeft(result) ? result.left.message : succeeded ? null : `HTTP ${status}`
         yield* repo.record(d.id, c.leaseToken, { at, statusCode: status, latencyMs, error }, outcome)
+        yield* counted(d, succeeded, at)
         // Its ids, the event's name and the outcome: never the URL, the secret or the data.
         // `status`: pending (retried later), succeeded or failed (given up).
         yield* (succeeded ? Effect.logDebug("webhook delivered") : Effect.logWarning("webhook delivery failed")).pipe(
@@ -128,7 +130,19 @@ export class WebhookDispatcher extends Effect.Service<WebhookDispatcher>()("core
             attempts: outcome.scheduledAttempts,
           }),
         )
-      })
+      }).pipe(Effect.withSpan("Webhooks.attempt", {
+        captureStackTrace: false,
+        attributes: { "webhook.event": c.delivery.event, "webhook.id": c.delivery.webhookId },
+      }))
+
+    /** The attempt's metrics: its outcome, a retry, the first attempt's lag behind the delivery's creation. */
+    const counted = (d: WebhookDelivery, succeeded: boolean, at: number) =>
+      Effect.all([
+        Metric.increment(Metric.tagged(Metrics.webhookDeliveries, "outcome", succeeded ? "succeeded" : "failed")),
+        d.scheduledAttempts > 0 || d.manual
+          ? Metric.increment(Metrics.webhookRetries)
+          : Metric.update(Metrics.outboxLag, Math.max(0, at - d.createdAt) / 1000),
+      ], { discard: true })
 
     /** Leases one batch of due deliveries and attempts them together; answers how many it took. */
     const deliver = Effect.gen(function* () {

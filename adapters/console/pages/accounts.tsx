@@ -337,7 +337,7 @@ const applicationPage: ConsolePage = {
                       <div>
                         <label for="reason-code">{t("reasonCode")}</label>
                         <select id="reason-code" name="reason_code">
-                          {reasonCodes.map((code) => <option value={code}>{code}</option>)}
+                          {reasonCodes.map((code) => <option key={code} value={code}>{code}</option>)}
                         </select>
                       </div>
                       <div>

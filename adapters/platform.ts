@@ -39,6 +39,7 @@ import {
 import { SecretsLive } from "./secrets/node-crypto.ts"
 import { PgliteStoreLive, PgStoreLive } from "./sql/store.ts"
 import { metricsRoute } from "./telemetry/prometheus.ts"
+import { loggedSmsGateway } from "./sms/logged.ts"
 import { observedSms, observerOf, telemetryLayer, telemetryOf, type TelemetryOptions } from "./telemetry/layer.ts"
 
 /**
@@ -75,7 +76,11 @@ export const portsLayer = <A, S = SmsGateway>(
   )
   const infra = Layer.provideMerge(SecretsLive, store)
   return Layer.provideMerge(
-    Layer.provideMerge(observedSms(settings, sms as Layer.Layer<any, unknown, any>), infra),
+    // Every gateway's sends are logged (adapters/sms/logged.ts) and, with telemetry on, traced and counted.
+    Layer.provideMerge(
+      observedSms(settings, loggedSmsGateway(settings.smsProvider, sms as Layer.Layer<any, unknown, any>)),
+      infra,
+    ),
     base,
   ).pipe(Layer.orDie) as Layer.Layer<
     A | S | Secrets | PlatformConfig

@@ -33,7 +33,6 @@ import { walletProduct } from "./modules/wallet.ts"
 import { webhooksProduct } from "./modules/webhooks.ts"
 import type { AnyProduct, OrderChecked, RepositoriesOf, ServicesOf, Tag } from "./product.ts"
 import { SqlExecutorLive } from "./sql/executor.ts"
-import { loggedSmsGateway } from "./sms/logged.ts"
 import { migrate } from "./sql/migrate.ts"
 import { notificationsProduct } from "./modules/notifications.ts"
 import { emailProduct } from "./modules/email.ts"
@@ -160,7 +159,7 @@ export const smsGatewayOf = (
 ): Layer.Layer<SmsGateway, unknown, any> => {
   const offered = list.flatMap((p) => Object.entries(p.smsGateways ?? {}))
   const found = offered.find(([name]) => name === provider)
-  if (found !== undefined) return loggedSmsGateway(provider, found[1])
+  if (found !== undefined) return found[1]
   return Layer.die(
     new Error(`unknown SMS_PROVIDER: ${provider} (the products offer ${offered.map(([n]) => n).join(", ") || "none"})`),
   )

@@ -19,6 +19,21 @@ export const ChatNetworkSimulator = Layer.effect(
     const sim = yield* SimulatedChatRepo
     const readable = (application: Parameters<typeof sim.readable>[0]) =>
       Effect.flatMap(sim.readable(application), (yes) => (yes ? Effect.void : Effect.fail(unreadable)))
+    /**
+     * A send, template or session, logged as the network's log shows it (a session's source where a template's
+     * name goes); the magic number is refused. The simulator's reports name the platform's id.
+     */
+    const logged = (to: string, entry: Omit<Parameters<typeof sim.logSend>[0], "sentAt">) =>
+      Effect.gen(function* () {
+        if (to === SimulatedRefusalNumber) {
+          return yield* new ChatSendRefused({
+            providerCode: "simulated_refusal",
+            message: "The simulated network refused the message.",
+          })
+        }
+        yield* sim.logSend({ ...entry, sentAt: yield* Clock.currentTimeMillis })
+        return { providerMessageId: entry.id }
+      })
     return {
       number: (application) => sim.number(application),
       templates: (application) => Effect.zipRight(readable(application), sim.templates(application)),
@@ -33,45 +48,23 @@ export const ChatNetworkSimulator = Layer.effect(
       deleteTemplate: (application, name) =>
         Effect.zipRight(readable(application), Effect.asVoid(sim.deleteTemplate(application, name, undefined))),
       send: (message) =>
-        Effect.gen(function* () {
-          if (message.to === SimulatedRefusalNumber) {
-            return yield* new ChatSendRefused({
-              providerCode: "simulated_refusal",
-              message: "The simulated network refused the message.",
-            })
-          }
-          yield* sim.logSend({
-            id: message.messageId,
-            applicationId: message.application,
-            to: message.to,
-            template: message.template.name,
-            lang: message.template.lang,
-            text: message.text,
-            sentAt: yield* Clock.currentTimeMillis,
-          })
-          // The simulator's reports name the platform's id.
-          return { providerMessageId: message.messageId }
+        logged(message.to, {
+          id: message.messageId,
+          applicationId: message.application,
+          to: message.to,
+          template: message.template.name,
+          lang: message.template.lang,
+          text: message.text,
         }),
-      // A session message is logged as a template send is: its source where the template's name goes, its text
-      // then one line `[id] title` per choice.
+      // A session message: its text then one line `[id] title` per choice.
       sendSession: (message) =>
-        Effect.gen(function* () {
-          if (message.to === SimulatedRefusalNumber) {
-            return yield* new ChatSendRefused({
-              providerCode: "simulated_refusal",
-              message: "The simulated network refused the message.",
-            })
-          }
-          yield* sim.logSend({
-            id: message.messageId,
-            applicationId: message.application,
-            to: message.to,
-            template: message.source,
-            lang: message.lang,
-            text: messageText(message),
-            sentAt: yield* Clock.currentTimeMillis,
-          })
-          return { providerMessageId: message.messageId }
+        logged(message.to, {
+          id: message.messageId,
+          applicationId: message.application,
+          to: message.to,
+          template: message.source,
+          lang: message.lang,
+          text: messageText(message),
         }),
       webhook: Option.none(),
     }

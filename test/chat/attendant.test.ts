@@ -227,7 +227,7 @@ describe("400 invalid_request with fields and errors; nothing saved", () => {
   })
 })
 
-describe("the assistant: no store can be connected yet, so an assistant choice is no_assistant", () => {
+describe("the assistant: an assistant choice on an application with no connected store is no_assistant", () => {
   it("saved with the problem; publish answers 422 attendant_not_ready naming it", async () => {
     const { appKey: key } = await setupConnectedApp(s)
     const menu = goodMenu()

@@ -53,7 +53,13 @@ export type { PlainResponse }
  * on the memory store, and every refusal before the store is read), a promise otherwise: hosts write a
  * plain answer at once, without a promise and a microtask hop (`await` takes either).
  */
-export type Dispatch = (req: PlainRequest) => PlainResponse | Promise<PlainResponse>
+export type Dispatch = ((req: PlainRequest) => PlainResponse | Promise<PlainResponse>) & {
+  /**
+   * A request its host answered itself before the dispatcher saw it (a body over the limit, unreadable or
+   * timed out): its log line, as every request has one. `startedAt` is `performance.now()` when it arrived.
+   */
+  readonly refused?: (req: PlainRequest, res: PlainResponse, startedAt: number) => void
+}
 
 /** What the embedder decides about the edge (settings `trustedProxies` and `allowedOrigins`). */
 export interface EdgeOptions {
@@ -283,7 +289,7 @@ export const makeDispatcher = <R, ER>(
     return res
   }
 
-  return (plain) => {
+  const dispatch = (plain: PlainRequest): PlainResponse | Promise<PlainResponse> => {
     const requestId = callerRequestId(plain.headers("x-request-id")) ?? randomUUID()
     const seen: Seen | undefined = logOf().on ? { route: undefined, req: undefined } : undefined
     const startedAt = seen === undefined ? 0 : performance.now()
@@ -300,4 +306,9 @@ export const makeDispatcher = <R, ER>(
       ? res.then((r) => logged(plain, requestId, startedAt, seen, r))
       : logged(plain, requestId, startedAt, seen, res)
   }
+  const refused = (plain: PlainRequest, res: PlainResponse, startedAt: number) => {
+    if (!logOf().on) return
+    logged(plain, res.headers["x-request-id"] ?? randomUUID(), startedAt, { route: undefined, req: undefined }, res)
+  }
+  return Object.assign(dispatch, { refused })
 }

@@ -25,7 +25,7 @@ import type { IncomingMessage, Server } from "node:http"
 import type { Socket } from "node:net"
 import { HeadersTooLarge, InvalidRequest, RequestTimeout } from "../../core/errors.ts"
 import { Http } from "../../core/limits.ts"
-import type { Dispatch, PlainResponse } from "./dispatcher.ts"
+import type { Dispatch, PlainRequest, PlainResponse } from "./dispatcher.ts"
 import { headerBytes, normalizeMethod, rawHeaderBytes, rawHeaderLookup, stripPrefix } from "./edge.ts"
 import { apiError, bodyTooLarge } from "./respond.ts"
 
@@ -184,6 +184,9 @@ const refusedRequest = (
  * limit: `431`; a method it does not know, `get` or `FOO`: answered as the web hosts answer it; anything
  * else: `400 invalid_request`) and to CONNECT (`404`, not a closed socket). `nodeServer` (node.ts) does this itself.
  */
+/** A request the parser refused: nothing of it is read. */
+const unparsed: PlainRequest = { method: "", url: "", headers: () => undefined, body: "", ip: undefined }
+
 export const answerParserRefusals = (
   server: Server,
   dispatch: Dispatch,
@@ -202,6 +205,11 @@ export const answerParserRefusals = (
     else writeRaw(socket, answered)
   }
   const unparsable = () => apiError(new InvalidRequest({ message: "The request could not be parsed." }), randomUUID())
+  /** What the parser refused, answered here: its log line (no method or route is known), then the answer. */
+  const refuse = (socket: Socket, res: PlainResponse) => {
+    dispatch.refused?.(unparsed, res, performance.now())
+    writeRaw(socket, res)
+  }
   /**
    * Bun's node:http hands over no bytes after the refused packet, so a body still arriving is never read:
    * the request is answered as the other hosts answer it where that answer does not depend on the body (a
@@ -210,12 +218,12 @@ export const answerParserRefusals = (
    */
   const answerWithoutBody = (socket: Socket, bytes: Buffer) => {
     const head = refusedHead(bytes)
-    if (head === undefined || head === "partial") return writeRaw(socket, unparsable())
+    if (head === undefined || head === "partial") return refuse(socket, unparsable())
     if (typeof head.framing === "number" && head.framing > Http.maxBodyBytes) {
-      return writeRaw(socket, bodyTooLarge(randomUUID()))
+      return refuse(socket, bodyTooLarge(randomUUID()))
     }
     if (head.framing === "chunked" || routeMethodsWithBody.has(normalizeMethod(head.method))) {
-      return writeRaw(socket, unparsable())
+      return refuse(socket, unparsable())
     }
     answerHead(socket, head, "")
   }
@@ -228,7 +236,7 @@ export const answerParserRefusals = (
     if (err.code === "ERR_HTTP_REQUEST_TIMEOUT") {
       taken.delete(socket)
       socket.removeAllListeners("data")
-      return writeRaw(
+      return refuse(
         socket,
         apiError(new RequestTimeout({ message: "The request did not arrive whole in time." }), randomUUID()),
       )
@@ -236,7 +244,7 @@ export const answerParserRefusals = (
     if (taken.has(socket)) return
     const refusal = parserRefusal(err)
     if (refusal.headOverflow) {
-      return writeRaw(
+      return refuse(
         socket,
         apiError(
           new HeadersTooLarge({ message: `The header fields are larger than ${Http.maxHeaderBytes} bytes.` }),
@@ -244,14 +252,14 @@ export const answerParserRefusals = (
         ),
       )
     }
-    if (refusal.bytes === undefined) return writeRaw(socket, unparsable())
+    if (refusal.bytes === undefined) return refuse(socket, unparsable())
     let bytes: Buffer = refusal.bytes
     const settle = (): boolean => {
       const request = refusedRequest(bytes)
       if (request === "partial") return false
       taken.delete(socket)
-      if (request === undefined) writeRaw(socket, unparsable())
-      else if (request.body === "too large") writeRaw(socket, bodyTooLarge(randomUUID()))
+      if (request === undefined) refuse(socket, unparsable())
+      else if (request.body === "too large") refuse(socket, bodyTooLarge(randomUUID()))
       else answerHead(socket, request.head, request.body)
       return true
     }

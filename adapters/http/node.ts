@@ -86,11 +86,13 @@ export const nodeHandler = (dispatch: Dispatch, options: NodeHandlerOptions = {}
   }
   return (req: IncomingMessage, res: ServerResponse): void => {
     if (!carriesBody(req.method ?? "GET")) return answer(req, res, "")
+    const startedAt = performance.now()
     readBody(req).then(
       (body) => answer(req, res, body),
       (e) => {
         // An oversized body was drained, not kept; the connection closes after the answer.
         const refused = e instanceof BodyTooLarge ? bodyTooLarge(randomUUID()) : bodyUnreadable(randomUUID())
+        dispatch.refused?.(new NodeRequest(req, stripPrefix(prefix, req.url ?? "/"), ""), refused, startedAt)
         write(res, { ...refused, headers: { ...refused.headers, connection: "close" } })
       },
     )

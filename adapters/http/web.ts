@@ -148,14 +148,24 @@ export const directWebHandler = (dispatch: Dispatch, options: WebHandlerOptions 
   }
   return (request: Request, ip?: CallerAddress): Response | Promise<Response> => {
     const url = stripPrefix(prefix, pathAndQuery(request.url))
-    return !carriesBody(request.method) ? answer(request, url, "", ip) : readBody(request, options.bodyTimeoutMs).then(
+    if (!carriesBody(request.method)) return answer(request, url, "", ip)
+    const startedAt = performance.now()
+    // A body the handler refuses itself: its answer, and its log line as every request has one.
+    const refused = (res: PlainResponse) => {
+      if (dispatch.refused !== undefined) {
+        const headers = requestHeaders(request.headers, false)
+        dispatch.refused(new WebRequest(request.method, url, headers.lookup, "", ip, undefined), res, startedAt)
+      }
+      return toResponse(res)
+    }
+    return readBody(request, options.bodyTimeoutMs).then(
       (body) =>
         body === undefined
-          ? toResponse(bodyTooLarge(randomUUID()))
+          ? refused(bodyTooLarge(randomUUID()))
           : body === timedOut
-          ? toResponse(timeoutAnswer())
+          ? refused(timeoutAnswer())
           : answer(request, url, body, ip),
-      () => toResponse(bodyUnreadable(randomUUID())),
+      () => refused(bodyUnreadable(randomUUID())),
     )
   }
 }

@@ -3,11 +3,13 @@
  * error code, duration, host, key prefix or account token id), the request id the caller's when valid, LOG_LEVEL,
  * a defect's cause once with its request id; and a Node host as a newcomer starts it prints JSON lines.
  */
+import { connect } from "node:net"
 import { ConfigProvider, Effect, ManagedRuntime } from "effect"
 import { readEntry, settingsTable } from "../../adapters/config.ts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeDispatcher } from "../../adapters/http/dispatcher.ts"
 import { close, listen, nodeServer } from "../../adapters/http/node.ts"
+import { webHandler } from "../../adapters/http/web.ts"
 import { type LogLevelName, platformLogger } from "../../adapters/logging.ts"
 import type { Route } from "../../core/pipeline/handler.ts"
 import { jsonCall } from "../support/net.ts"
@@ -259,5 +261,73 @@ describe("Done when: a newcomer starting the Node host sees JSON logs with reque
       logLevel: "INFO",
       annotations: { method: "GET", route: "/healthz", status: 200, error: null },
     })
+  })
+})
+
+describe("requests a host answers itself (a body over 1 MiB, a body that stops arriving, an unparsable head) have their line too", () => {
+  const logs = captureLogs()
+  const runtime = ManagedRuntime.make(platformLogger("info", logs.layer))
+  let server: ReturnType<typeof nodeServer>
+  let port = 0
+  beforeAll(async () => {
+    server = nodeServer(makeDispatcher(runtime, []), { requestTimeoutMs: 400 })
+    port = await listen(server, 0, "127.0.0.1")
+  })
+  afterAll(async () => {
+    await close(server)
+    await runtime.dispose()
+  })
+  /** What the server answers to these raw bytes: its status line and X-Request-Id. */
+  const raw = (bytes: string) =>
+    new Promise<{ status: number; requestId: string | undefined }>((ok, fail) => {
+      const socket = connect(port, "127.0.0.1", () => socket.write(bytes))
+      let got = ""
+      socket.on("data", (d) => (got += d.toString("latin1")))
+      socket.on("close", () =>
+        ok({
+          status: Number(got.split(" ")[1]),
+          requestId: /x-request-id: ([^\r\n]+)/i.exec(got)?.[1],
+        }))
+      socket.on("error", fail)
+    })
+  const lineOf = async (requestId: string | undefined) => {
+    for (let i = 0; i < 100 && !logs.requests().some((l) => l.annotations.request_id === requestId); i++) {
+      await new Promise((ok) => setTimeout(ok, 10))
+    }
+    return logs.requests().find((l) => l.annotations.request_id === requestId)?.annotations
+  }
+
+  it("a body over the limit: 400 and its line (no route: none was matched), the body in neither", async () => {
+    const res = await fetch(`http://127.0.0.1:${port}/v1/verify`, {
+      method: "POST",
+      body: "x".repeat(1024 * 1024 + 1),
+    })
+    expect(res.status).toBe(400)
+    expect(await lineOf(res.headers.get("x-request-id")!)).toMatchObject({
+      status: 400,
+      error: "invalid_request",
+      route: null,
+      method: "POST",
+    })
+    expect(logs.text()).not.toContain("xxxxxxxx")
+  })
+
+  it("a body that stops arriving (Content-Length 100, 10 bytes sent): 408 and its line", async () => {
+    const res = await raw("POST /v1/verify HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n0123456789")
+    expect(res.status).toBe(408)
+    expect(await lineOf(res.requestId)).toMatchObject({ status: 408, error: "request_timeout" })
+  })
+
+  it("a head the parser refuses: 400 and its line", async () => {
+    const res = await raw("GET /v1/verify HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n")
+    expect(res.status).toBe(400)
+    expect(await lineOf(res.requestId)).toMatchObject({ status: 400, error: "invalid_request" })
+  })
+
+  it("the web handler (Deno, Bun, embedded): a body over the limit has its line too", async () => {
+    const handler = webHandler(makeDispatcher(runtime, []))
+    const res = await handler(new Request("http://x/v1/verify", { method: "POST", body: "y".repeat(1024 * 1024 + 1) }))
+    expect(res.status).toBe(400)
+    expect(await lineOf(res.headers.get("x-request-id")!)).toMatchObject({ status: 400, route: null, method: "POST" })
   })
 })

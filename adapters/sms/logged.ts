@@ -1,6 +1,7 @@
 /**
  * Every SMS gateway, whichever the products offer, logs its sends: at `debug` each one sent, at `warn` each one
  * refused, with the provider, its code and the time taken. Never the number or the text (a code is in it).
+ * Whatever else the gateway's layer offers (a test's switch) stays offered; its SmsGateway is the wrapped one.
  */
 import { Effect, Layer } from "effect"
 import { SmsGateway } from "../../ports/sms.ts"
@@ -30,4 +31,4 @@ export const loggedSmsGateway = <E, R>(
           )
         },
       })),
-  ).pipe(Layer.provide(gateway))
+  ).pipe(Layer.provideMerge(gateway))

@@ -100,5 +100,5 @@ export const observedSms = <E, R>(
             : counted
         },
       })),
-  ).pipe(Layer.provide(gateway))
+  ).pipe(Layer.provideMerge(gateway))
 }

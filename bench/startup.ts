@@ -84,7 +84,12 @@ const commandOf = (tree: Tree, host: Host): { command: string; args: Array<strin
     case "embedded":
       return {
         command: process.execPath,
-        args: ["--max-semi-space-size=2", "--heap-growing-percent=25", join(root, "bench/startup-embedded.mjs")],
+        args: [
+          "--max-semi-space-size=2",
+          "--heap-growing-percent=25",
+          "--liftoff-only",
+          join(root, "bench/startup-embedded.mjs"),
+        ],
       }
   }
 }

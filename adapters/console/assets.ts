@@ -63,6 +63,7 @@ ul.reviews { list-style: none; padding: 0; }
 li.review { border: 1px solid var(--line); border-radius: 6px; padding: .5rem 1rem 1rem; margin: 1rem 0; }
 li.review h2 { margin-top: .5rem; }
 .review-body { display: flex; gap: 1rem; align-items: flex-start; }
+.sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .logo { width: 64px; height: 64px; object-fit: contain; border: 1px solid var(--line); border-radius: 4px;
   flex: none; display: inline-flex; align-items: center; justify-content: center; font-size: .8rem; }
 `

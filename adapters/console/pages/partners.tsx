@@ -197,8 +197,9 @@ const render = (ctx: PageContext, refused?: RejectRefusal) =>
                   <div class="actions">
                     <form method="post" action={`${root}reviews/${app.id}/approve`} class="inline">
                       <Csrf token={ctx.csrf} />
-                      <button type="submit" aria-label={t("approveNamed", { name: app.name })}>
+                      <button type="submit">
                         {t("approveApplication")}
+                        <span class="sr-only">{`: ${app.name}`}</span>
                       </button>
                     </form>
                   </div>
@@ -224,8 +225,9 @@ const render = (ctx: PageContext, refused?: RejectRefusal) =>
                       </textarea>
                     </Field>
                     <div>
-                      <button type="submit" class="danger" aria-label={t("rejectNamed", { name: app.name })}>
+                      <button type="submit" class="danger">
                         {t("rejectApplication")}
+                        <span class="sr-only">{`: ${app.name}`}</span>
                       </button>
                     </div>
                   </form>

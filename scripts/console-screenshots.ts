@@ -51,6 +51,25 @@ const asked = await (await fetch(`${base}/v1/applications/${app.id}/unpause`, {
   body: "{}",
 })).json()
 const approvalPath = new URL(asked.human_action.url).pathname
+// Partner clients in review: a new one with its logo, and one whose website changed after approval.
+const partner = await api("POST", "/console/v1/accounts", { name: "Souq Partners", partner: true })
+const partnerKey = (await api("POST", `/console/v1/accounts/${partner.id}/keys`, { mode: "partner" })).key
+const partnerApi = async (path: string, body: unknown) =>
+  await (await fetch(`${base}/v1/partner${path}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${partnerKey}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  })).json()
+await partnerApi("/applications", {
+  name: "Fresh Bakery",
+  website: "https://fresh-bakery.example",
+  external_id: "merchant-17",
+  logo:
+    "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+})
+const moved = await partnerApi("/applications", { name: "Oud House", website: "https://oud.example" })
+await api("POST", `/console/v1/applications/${moved.id}/approve`)
+await partnerApi(`/applications/${moved.id}`, { website: "https://oud-house.example" })
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
@@ -66,6 +85,8 @@ const pages: ReadonlyArray<[string, string]> = [
   ["wallet", `/console/accounts/${account.id}/wallet`],
   ["webhook", `/console/applications/${app.id}/webhook`],
   ["clock", "/console/simulator/clock"],
+  ["verify-settings", `/console/applications/${app.id}/verify`],
+  ["reviews", "/console/reviews"],
 ]
 try {
   for (const locale of ["en", "ar"]) {

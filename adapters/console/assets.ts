@@ -51,6 +51,21 @@ button.link { background: none; border: none; color: var(--accent); padding: 0; 
 .secret-value { font-size: 1.05rem; padding: .25rem .5rem; background: #f3f4f6; overflow-wrap: anywhere;
   direction: ltr; unicode-bidi: isolate; }
 code { direction: ltr; unicode-bidi: isolate; }
+input[type=number] { font: inherit; padding: .4rem; border: 1px solid #6b7580; border-radius: 4px; width: 100%;
+  box-sizing: border-box; }
+.hint { margin: .2rem 0 0; color: var(--muted); font-size: .9rem; }
+.field-error { margin: .2rem 0 0; color: var(--bad); font-weight: 600; }
+.field.invalid input, .field.invalid textarea, .field.invalid select { border: 2px solid var(--bad); }
+fieldset { border: 1px solid var(--line); border-radius: 4px; display: grid; gap: .75rem; padding: .75rem; }
+legend { font-weight: 600; padding: 0 .25rem; }
+ul.links { display: flex; gap: 1rem; list-style: none; padding: 0; }
+ul.reviews { list-style: none; padding: 0; }
+li.review { border: 1px solid var(--line); border-radius: 6px; padding: .5rem 1rem 1rem; margin: 1rem 0; }
+li.review h2 { margin-top: .5rem; }
+.review-body { display: flex; gap: 1rem; align-items: flex-start; }
+.sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+.logo { width: 64px; height: 64px; object-fit: contain; border: 1px solid var(--line); border-radius: 4px;
+  flex: none; display: inline-flex; align-items: center; justify-content: center; font-size: .8rem; }
 `
 
 export const consoleJs = `"use strict";

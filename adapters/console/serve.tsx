@@ -16,6 +16,7 @@ import type { ApiAnswer, ApiRequest } from "../../core/pipeline/request.ts"
 import { Secrets } from "../../ports/secrets.ts"
 import { CredentialsRepo } from "../../ports/store/credentials.ts"
 import { RateLimitRepo } from "../../ports/store/rate-limit.ts"
+import { ConsoleSessionsRepo } from "../../ports/store/console-sessions.ts"
 import type { Millis } from "../../core/shared/brands.ts"
 import { consoleCss, consoleJs } from "./assets.ts"
 import { fromAcceptLanguage, isLang, type Lang, type MessageKey, type Translate, translator } from "./i18n.ts"
@@ -71,15 +72,28 @@ export interface ConsoleOptions {
 export const consoleRoutes = (
   options: ConsoleOptions,
   pages: ReadonlyArray<ConsolePage>,
-): Effect.Effect<ReadonlyArray<Route<any>>, never, Secrets | CredentialsRepo | RateLimitRepo> =>
+): Effect.Effect<
+  ReadonlyArray<Route<any>>,
+  never,
+  Secrets | CredentialsRepo | RateLimitRepo | ConsoleSessionsRepo
+> =>
   Effect.gen(function* () {
     const secrets = yield* Secrets
     const credentials = yield* CredentialsRepo
     const windows = yield* RateLimitRepo
+    const ended = yield* ConsoleSessionsRepo
     const consoleHash = secrets.hash(options.consoleToken)
     const store = sessions(secrets, consoleHash)
     const alwaysSecure = options.publicUrl?.startsWith("https:") === true
     const secure = (req: ApiRequest) => alwaysSecure || req.header("x-forwarded-proto") === "https"
+
+    /** The cookie's session, unless it was signed out (in any process: the store's record of sign-outs). */
+    const sessionOf = (b: { readonly cookies: ReadonlyMap<string, string>; readonly now: number }) =>
+      Effect.gen(function* () {
+        const session = store.read(b.cookies.get(cookieNames.session), b.now)
+        if (session === undefined || (yield* ended.ended(session.id, b.now as Millis))) return undefined
+        return session
+      })
 
     const nav = pages.flatMap((p) => p.nav === undefined ? [] : [{ ...p.nav, path: p.path.slice(1) }])
       .sort((a, b) => a.order - b.order)
@@ -186,7 +200,7 @@ export const consoleRoutes = (
       handler: (req: ApiRequest, params: Params) =>
         Effect.gen(function* () {
           const b = yield* basics(req)
-          const session = store.read(b.cookies.get(cookieNames.session), b.now)
+          const session = yield* sessionOf(b)
           if (session === undefined) {
             return page.method === "GET"
               ? see(`${b.root}sign-in${b.here === "" ? "" : `?next=${encodeURIComponent(b.here)}`}`)
@@ -283,7 +297,7 @@ export const consoleRoutes = (
         Effect.gen(function* () {
           const b = yield* basics(req)
           const next = safeBack(req.query.get("next"))
-          if (store.read(b.cookies.get(cookieNames.session), b.now) !== undefined) return see(`${b.root}${next}`)
+          if ((yield* sessionOf(b)) !== undefined) return see(`${b.root}${next}`)
           const { id, cookie } = yield* signInId(b)
           return document(b, 200, b.t("signIn"), signInForm(b, id, next), undefined, signInCookie(req, cookie))
         }),
@@ -347,10 +361,11 @@ export const consoleRoutes = (
       handler: (req) =>
         Effect.gen(function* () {
           const b = yield* basics(req)
-          const session: Session | undefined = store.read(b.cookies.get(cookieNames.session), b.now)
+          const session: Session | undefined = yield* sessionOf(b)
           const form = formOf(req)
           if (session !== undefined && form !== undefined && store.csrfMatches(session.id, form.get("_csrf"))) {
             store.signOut(session, b.now)
+            yield* ended.end(session.id, session.expiresAt as Millis, b.now as Millis)
           } else if (session !== undefined) {
             return message(b, 403, "formExpired", { csrf: store.csrf(session.id) })
           }

@@ -14,6 +14,7 @@ import { PartnerFeedRepo } from "../../ports/store/partner-feed.ts"
 import { dueAfterLease } from "../jobs.ts"
 import { PartnerFeedRepoMemory, VerificationLogRepoMemory } from "../memory/partner-feed.ts"
 import { product } from "../product.ts"
+import { partnerPages } from "../console/pages/partners.tsx"
 import { migration as partnerFeed } from "../sql/migrations/partner-feed/0001_partner_feed.ts"
 import { migration as feedPageFunction } from "../sql/migrations/partner-feed/0002_feed_page_function.ts"
 import { PartnerFeedRepoSql, VerificationLogRepoSql } from "../sql/partner-feed.ts"
@@ -50,4 +51,6 @@ export const partnerFeedProduct = product({
   services: () => Layer.mergeAll(PartnerFeed.Default, VerificationLog.Default, PartnerServices.Default),
   operations: partnerFeedOperations,
   jobs: retention,
+  // Partner clients in review: it reads the feed for what changed.
+  pages: partnerPages,
 })

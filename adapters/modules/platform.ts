@@ -14,6 +14,7 @@ import { JobsRepoMemory } from "../memory/jobs.ts"
 import { OutboxRepoMemory } from "../memory/outbox.ts"
 import { MemoryPlatformSecret } from "../memory/platform-secret.ts"
 import { RateLimitRepoMemory } from "../memory/rate-limit.ts"
+import { ConsoleSessionsRepoMemory } from "../memory/console-sessions.ts"
 import { TransactorMemory } from "../memory/transactor.ts"
 import { product } from "../product.ts"
 import { inBatches, retentionJob } from "../retention.ts"
@@ -25,6 +26,8 @@ import { JobsRepoSql } from "../sql/jobs.ts"
 import { OutboxRepoSql } from "../sql/outbox.ts"
 import { SqlPlatformSecret } from "../sql/platform-secret.ts"
 import { RateLimitRepoSql } from "../sql/rate-limit.ts"
+import { ConsoleSessionsRepoSql } from "../sql/console-sessions.ts"
+import { migration as consoleSessionEnds } from "../sql/migrations/platform/0004_console_session_ends.ts"
 import { TransactorSql } from "../sql/transactor.ts"
 import { pipelineErrors } from "../../core/pipeline/errors.ts"
 import { SmsGatewayUnifonic } from "../sms/unifonic.ts"
@@ -71,6 +74,7 @@ export const platformProduct = product({
     OutboxRepoMemory,
     JobsRepoMemory,
     MemoryPlatformSecret,
+    ConsoleSessionsRepoMemory,
   ),
   sql: Layer.mergeAll(
     TransactorSql,
@@ -79,7 +83,8 @@ export const platformProduct = product({
     OutboxRepoSql,
     JobsRepoSql,
     SqlPlatformSecret,
+    ConsoleSessionsRepoSql,
   ),
-  migrations: [foundation, platformSecret, unloggedRateWindows],
+  migrations: [foundation, platformSecret, unloggedRateWindows, consoleSessionEnds],
   jobs: platformRetention,
 })

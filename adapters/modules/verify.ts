@@ -33,6 +33,7 @@ import { VerifyRetentionRepoSql } from "../sql/verify-retention.ts"
 import { verifyRetention } from "../retention.ts"
 import { verifyErrors } from "../../core/verify/errors.ts"
 import { verifyScopes } from "../../core/verify/scopes.ts"
+import { verifyPages } from "../console/pages/verify.tsx"
 
 /** A pending code is swept once it is `sweepGraceMs` past its expiry. */
 const sweep: Effect.Effect<ReadonlyArray<Job>, never, Verify | JobsRepo | VerificationsRepo> = Effect.gen(
@@ -77,5 +78,6 @@ export const verifyProduct = product({
   migrations: [verify, sendCounters, guardCreditShards, leanerIndexes, sendUndone],
   services: () => Layer.provideMerge(VerifyConsole.Default, Verify.Default),
   operations: [...verifyOperations, ...verifyConsoleOperations],
+  pages: verifyPages,
   jobs: Effect.map(Effect.all([sweep, verifyRetention]), (lists) => lists.flat()),
 })

@@ -14,6 +14,8 @@ import type { Credential } from "../../../core/keys/model.ts"
 import { isUuid } from "../../../core/shared/brands.ts"
 import { keyPrefix } from "../../../core/shared/key-mode.ts"
 import { reasonCodes } from "../../../core/partner/lifecycle.ts"
+import { unpauseApplication } from "../../../core/accounts/unpause.ts"
+import { described, Field, type FieldErrors, orFormErrors, RefusedSummary } from "../fields.tsx"
 import { bodyDecoder, formBody } from "../forms.ts"
 import { formatDate, type Translate } from "../i18n.ts"
 import { Csrf, ShownOnce } from "../layout.tsx"
@@ -112,6 +114,7 @@ const KeysTable = (
         <th scope="col">{t("mode")}</th>
         <th scope="col">{t("access")}</th>
         <th scope="col">{t("expiry")}</th>
+        <th scope="col">{t("ipAllowlist")}</th>
         <th scope="col">{t("status")}</th>
         <th scope="col">
           <span class="muted">{t("revoke")}</span>
@@ -136,6 +139,11 @@ const KeysTable = (
           </td>
           <td>{accessText(c)}</td>
           <td>{c.expiresAt === null ? t("never") : formatDate(ctx.lang, c.expiresAt)}</td>
+          <td class="allowlist">
+            {c.ipAllowlist.length === 0
+              ? <span class="muted">{t("everyAddress")}</span>
+              : <code>{c.ipAllowlist.join(", ")}</code>}
+          </td>
           <td>{c.revokedAt === null ? t("active") : t("revoked")}</td>
           <td>
             {c.revokedAt !== null ? null : (
@@ -162,6 +170,12 @@ const KeysTable = (
     </tbody>
   </table>
 )
+
+/** A key form refused: its fields' messages and what was typed. */
+interface KeyFormRefusal {
+  readonly fields: FieldErrors
+  readonly typed: URLSearchParams
+}
 
 const statusText = (t: Translate, a: Application) => `${a.status}${a.paused ? ` (${t("paused")})` : ""}`
 
@@ -292,87 +306,123 @@ const createToken: ConsolePage = {
     }),
 }
 
+/** An application's page: its state and moves, its keys, and the key form (as typed, with its refusals, if any). */
+const renderApplication = (ctx: PageContext, appId: string, refused?: KeyFormRefusal) =>
+  Effect.gen(function* () {
+    const console = yield* Console
+    const app = yield* console.application(appId)
+    const keys = (yield* console.credentialsOf(app.accountId)).filter((c) => c.applicationId === app.id)
+    const { t, root } = ctx
+    const ipError = refused?.fields.ip_allowlist
+    return html(
+      app.name,
+      <>
+        <dl class="fields">
+          <div>
+            <dt>{t("status")}</dt>
+            <dd id="application-status">{statusText(t, app)}</dd>
+          </div>
+          <div>
+            <dt>{t("account")}</dt>
+            <dd>
+              <a href={`${root}accounts/${app.accountId}`}>{t("account")}</a>
+            </dd>
+          </div>
+        </dl>
+        <ul class="links">
+          <li>
+            <a href={`${root}applications/${app.id}/verify`}>{t("verifySettings")}</a>
+          </li>
+          <li>
+            <a href={`${root}applications/${app.id}/webhook`}>{t("webhook")}</a>
+          </li>
+        </ul>
+        <form
+          method="post"
+          action={`${root}applications/${app.id}/${app.paused ? "unpause" : "pause"}`}
+          class="stack"
+          data-confirm={app.paused ? undefined : t("confirmPause")}
+        >
+          <Csrf token={ctx.csrf} />
+          <p class="muted">{app.paused ? t("unpauseHint") : t("pauseHint")}</p>
+          <div>
+            <button type="submit" class={app.paused ? undefined : "secondary"}>
+              {app.paused ? t("unpauseApplication") : t("pauseApplication")}
+            </button>
+          </div>
+        </form>
+        {app.status === "pending" || app.status === "rejected"
+          ? (
+            <>
+              <form method="post" action={`${root}applications/${app.id}/approve`} class="stack">
+                <Csrf token={ctx.csrf} />
+                <div>
+                  <button type="submit">{t("approveApplication")}</button>
+                </div>
+              </form>
+              {app.status !== "pending"
+                ? null
+                : (
+                  <form method="post" action={`${root}applications/${app.id}/reject`} class="stack">
+                    <Csrf token={ctx.csrf} />
+                    <div>
+                      <label for="reason-code">{t("reasonCode")}</label>
+                      <select id="reason-code" name="reason_code">
+                        {reasonCodes.map((code) => <option key={code} value={code}>{code}</option>)}
+                      </select>
+                    </div>
+                    <div>
+                      <label for="reject-note">{t("note")}</label>
+                      <textarea id="reject-note" name="note" rows={2} maxlength={1000} />
+                    </div>
+                    <div>
+                      <button type="submit" class="danger">{t("rejectApplication")}</button>
+                    </div>
+                  </form>
+                )}
+            </>
+          )
+          : null}
+        <h2 id="keys">{t("keys")}</h2>
+        {keys.length === 0
+          ? <p>{t("noKeys")}</p>
+          : <KeysTable list={keys} ctx={ctx} back={`applications/${app.id}`} t={t} />}
+        <h2 id="create-key">{t("createKey")}</h2>
+        {refused === undefined ? null : <RefusedSummary text={t("formRefused")} />}
+        <form method="post" action={`${root}applications/${app.id}/keys`} class="stack" aria-labelledby="create-key">
+          <Csrf token={ctx.csrf} />
+          <div>
+            <label for="key-mode">{t("mode")}</label>
+            <select id="key-mode" name="mode">
+              <option value="live" selected={refused?.typed.get("mode") !== "test"}>{t("modeLive")}</option>
+              <option value="test" selected={refused?.typed.get("mode") === "test"}>{t("modeTest")}</option>
+            </select>
+          </div>
+          <Field id="key-ip-allowlist" label={t("ipAllowlist")} hint={t("ipAllowlistHint")} error={ipError}>
+            <textarea
+              id="key-ip-allowlist"
+              name="ip_allowlist"
+              rows={3}
+              dir="ltr"
+              spellcheck={false}
+              {...described("key-ip-allowlist", true, ipError)}
+            >
+              {refused?.typed.get("ip_allowlist") ?? ""}
+            </textarea>
+          </Field>
+          <div>
+            <button type="submit">{t("createKey")}</button>
+          </div>
+        </form>
+      </>,
+      refused === undefined ? undefined : 400,
+    )
+  })
+
 const applicationPage: ConsolePage = {
   method: "GET",
   path: "/applications/:application",
-  handler: (ctx) =>
-    Effect.gen(function* () {
-      const console = yield* Console
-      const id = yield* uuidParam(ctx, "application")
-      const app = yield* console.application(id)
-      const keys = (yield* console.credentialsOf(app.accountId)).filter((c) => c.applicationId === app.id)
-      const { t, root } = ctx
-      return html(
-        app.name,
-        <>
-          <dl class="fields">
-            <div>
-              <dt>{t("status")}</dt>
-              <dd id="application-status">{statusText(t, app)}</dd>
-            </div>
-            <div>
-              <dt>{t("account")}</dt>
-              <dd>
-                <a href={`${root}accounts/${app.accountId}`}>{t("account")}</a>
-              </dd>
-            </div>
-          </dl>
-          <p>
-            <a href={`${root}applications/${app.id}/webhook`}>{t("webhook")}</a>
-          </p>
-          {app.status === "pending" || app.status === "rejected"
-            ? (
-              <>
-                <form method="post" action={`${root}applications/${app.id}/approve`} class="stack">
-                  <Csrf token={ctx.csrf} />
-                  <div>
-                    <button type="submit">{t("approveApplication")}</button>
-                  </div>
-                </form>
-                {app.status !== "pending"
-                  ? null
-                  : (
-                    <form method="post" action={`${root}applications/${app.id}/reject`} class="stack">
-                      <Csrf token={ctx.csrf} />
-                      <div>
-                        <label for="reason-code">{t("reasonCode")}</label>
-                        <select id="reason-code" name="reason_code">
-                          {reasonCodes.map((code) => <option key={code} value={code}>{code}</option>)}
-                        </select>
-                      </div>
-                      <div>
-                        <label for="reject-note">{t("note")}</label>
-                        <textarea id="reject-note" name="note" rows={2} maxlength={1000} />
-                      </div>
-                      <div>
-                        <button type="submit" class="danger">{t("rejectApplication")}</button>
-                      </div>
-                    </form>
-                  )}
-              </>
-            )
-            : null}
-          <h2 id="keys">{t("keys")}</h2>
-          {keys.length === 0
-            ? <p>{t("noKeys")}</p>
-            : <KeysTable list={keys} ctx={ctx} back={`applications/${app.id}`} t={t} />}
-          <h2 id="create-key">{t("createKey")}</h2>
-          <form method="post" action={`${root}applications/${app.id}/keys`} class="stack" aria-labelledby="create-key">
-            <Csrf token={ctx.csrf} />
-            <div>
-              <label for="key-mode">{t("mode")}</label>
-              <select id="key-mode" name="mode">
-                <option value="live">{t("modeLive")}</option>
-                <option value="test">{t("modeTest")}</option>
-              </select>
-            </div>
-            <div>
-              <button type="submit">{t("createKey")}</button>
-            </div>
-          </form>
-        </>,
-      )
-    }),
+  handler: (ctx) => Effect.flatMap(uuidParam(ctx, "application"), (id) => renderApplication(ctx, id)),
 }
 
 const approveApplication: ConsolePage = {
@@ -394,8 +444,15 @@ const createKey: ConsolePage = {
     Effect.gen(function* () {
       const console = yield* Console
       const id = yield* uuidParam(ctx, "application")
-      const body = yield* decodeKey(formBody(ctx.form, ["mode"]))
-      const created = yield* console.createKey(id, body)
+      const typed = formBody(ctx.form, ["mode"])
+      const lines = (ctx.form.get("ip_allowlist") ?? "").split(/[\s,]+/).filter((l) => l !== "")
+      if (lines.length > 0) typed.ip_allowlist = lines
+      const made = yield* orFormErrors(
+        Effect.map(Effect.flatMap(decodeKey(typed), (body) => console.createKey(id, body)), (key) => ({ key })),
+        (fields) => Effect.map(renderApplication(ctx, id, { fields, typed: ctx.form }), (page) => ({ page })),
+      )
+      if ("page" in made) return made.page
+      const created = made.key
       const { t, root } = ctx
       return html(
         t("newKey"),
@@ -418,6 +475,34 @@ const rejectApplication: ConsolePage = {
       const console = yield* Console
       const id = yield* uuidParam(ctx, "application")
       yield* console.reject(id, yield* decodeReject(formBody(ctx.form, ["reason_code", "note"])))
+      return redirect(`applications/${id}`)
+    }),
+}
+
+/** Pauses an application as the guard does (`console.applications.pause`): codes stop until it is unpaused. */
+const pauseApplication: ConsolePage = {
+  method: "POST",
+  path: "/applications/:application/pause",
+  handler: (ctx) =>
+    Effect.gen(function* () {
+      const id = yield* uuidParam(ctx, "application")
+      yield* (yield* Console).pause(id)
+      return redirect(`applications/${id}`)
+    }),
+}
+
+/**
+ * Lifts a pause (the account API's `applications.unpause`, its use case): the operator is the person an
+ * approval would ask, so the console's unpause runs at once.
+ */
+const unpause: ConsolePage = {
+  method: "POST",
+  path: "/applications/:application/unpause",
+  handler: (ctx) =>
+    Effect.gen(function* () {
+      const id = yield* uuidParam(ctx, "application")
+      const app = yield* (yield* Console).application(id)
+      yield* unpauseApplication(app.id)
       return redirect(`applications/${id}`)
     }),
 }
@@ -445,5 +530,7 @@ export const accountPages: ReadonlyArray<ConsolePage> = [
   approveApplication,
   rejectApplication,
   createKey,
+  pauseApplication,
+  unpause,
   revokeKey,
 ]

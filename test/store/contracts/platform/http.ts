@@ -8,6 +8,8 @@ import {
   type IdempotencyRequest,
   RateLimitRepo,
 } from "../../../../ports/store/mod.ts"
+import { ConsoleSessionsRepo } from "../../../../ports/store/console-sessions.ts"
+import type { Millis } from "../../../../core/shared/brands.ts"
 import { type It, uuid } from "../../fixtures.ts"
 
 const tags = (claims: ReadonlyArray<{ readonly _tag: string }>) =>
@@ -18,6 +20,23 @@ const hit = (hash: string, windowStart: number) =>
   Effect.flatMap(CredentialsRepo, (credentials) => Effect.map(credentials.present(hash, windowStart), (p) => p.count))
 
 export const httpContract = (it: It) => {
+  it.effect("console sign-outs: a session ended is refused until its expiry; each sign-out drops the expired", () =>
+    Effect.gen(function* () {
+      const ends = yield* ConsoleSessionsRepo
+      const a = uuid().replaceAll("-", "")
+      const b = uuid().replaceAll("-", "")
+      assert.isFalse(yield* ends.ended(a, 1_000 as Millis))
+      yield* ends.end(a, 5_000 as Millis, 1_000 as Millis)
+      yield* ends.end(a, 5_000 as Millis, 1_000 as Millis)
+      assert.isTrue(yield* ends.ended(a, 4_999 as Millis))
+      assert.isFalse(yield* ends.ended(a, 5_000 as Millis))
+      assert.isFalse(yield* ends.ended(b, 1_000 as Millis))
+      // Past `a`'s expiry, the next sign-out drops `a`'s row: refused still by its time, gone from the store.
+      yield* ends.end(b, 9_000 as Millis, 6_000 as Millis)
+      assert.isTrue(yield* ends.ended(b, 6_000 as Millis))
+      assert.isFalse(yield* ends.ended(a, 0 as Millis))
+    }))
+
   it.effect("rate windows count per credential and window; prune drops windows that started before", () =>
     Effect.gen(function* () {
       const limits = yield* RateLimitRepo

@@ -51,6 +51,14 @@ button.link { background: none; border: none; color: var(--accent); padding: 0; 
 .secret-value { font-size: 1.05rem; padding: .25rem .5rem; background: #f3f4f6; overflow-wrap: anywhere;
   direction: ltr; unicode-bidi: isolate; }
 code { direction: ltr; unicode-bidi: isolate; }
+.field-error { color: var(--bad); margin: .25rem 0 0; font-weight: 400; }
+input[aria-invalid=true] { border-color: var(--bad); border-width: 2px; }
+.chart { margin: 1rem 0; }
+.chart svg { display: block; width: 100%; max-width: 40rem; height: auto; }
+.legend { display: flex; flex-wrap: wrap; gap: .25rem 1rem; list-style: none; margin: .5rem 0; padding: 0; }
+.legend li { display: flex; align-items: center; gap: .4rem; }
+.legend svg { flex: none; }
+td.num, th.num { text-align: end; font-variant-numeric: tabular-nums; }
 `
 
 export const consoleJs = `"use strict";

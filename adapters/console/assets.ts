@@ -54,10 +54,10 @@ code { direction: ltr; unicode-bidi: isolate; }
 .field-error { color: var(--bad); margin: .25rem 0 0; font-weight: 400; }
 input[aria-invalid=true] { border-color: var(--bad); border-width: 2px; }
 .chart { margin: 1rem 0; }
-.chart svg { display: block; width: 100%; max-width: 40rem; height: auto; }
+.chart > svg { display: block; width: 100%; max-width: 40rem; height: auto; }
 .legend { display: flex; flex-wrap: wrap; gap: .25rem 1rem; list-style: none; margin: .5rem 0; padding: 0; }
 .legend li { display: flex; align-items: center; gap: .4rem; }
-.legend svg { flex: none; }
+.legend svg { flex: none; width: 14px; height: 14px; }
 td.num, th.num { text-align: end; font-variant-numeric: tabular-nums; }
 `
 

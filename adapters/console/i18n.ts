@@ -165,6 +165,7 @@ const en = {
   // The wallet's proformas, settings and usage chart; the webhook's secret rotation (issue 33, console-b).
   proformas: "Proformas",
   proformasIntro: "A proforma invoice to pay by bank transfer: the wallet is credited when the transfer arrives.",
+  proformaAmountSar: "Amount to credit, in riyals (VAT added)",
   buyerName: "Buyer's name",
   vatNumber: "Buyer's VAT number (optional)",
   buyerAddress: "Buyer's address (optional)",
@@ -355,6 +356,7 @@ const ar: Record<MessageKey, string> = {
   advance: "تقديم",
   proformas: "الفواتير المبدئية",
   proformasIntro: "فاتورة مبدئية تُدفع بتحويل بنكي: تُشحن المحفظة عند وصول التحويل.",
+  proformaAmountSar: "مبلغ الفاتورة المبدئية بالريال (تضاف ضريبة القيمة المضافة)",
   buyerName: "اسم المشتري",
   vatNumber: "الرقم الضريبي للمشتري (اختياري)",
   buyerAddress: "عنوان المشتري (اختياري)",

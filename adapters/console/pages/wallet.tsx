@@ -270,9 +270,9 @@ const UsageChart = ({ t, lang, months }: { t: Translate; lang: Lang; months: Rea
                 stroke-width="1"
               />
               <text
-                x={rtl ? width - axis + 6 : axis - 6}
+                x={rtl ? width - 2 : axis - 6}
                 y={y(v) + 4}
-                text-anchor={rtl ? "start" : "end"}
+                text-anchor="end"
                 fill="#1b1f24"
               >
                 {sar(Math.round(v))}
@@ -481,7 +481,7 @@ const walletBody = (ctx: PageContext, accountId: AccountId, state?: FormState) =
           <FormAlert t={t} state={state} form="proforma" />
           <TextField
             id="proforma_amount"
-            label={t("amountSar")}
+            label={t("proformaAmountSar")}
             inputmode="decimal"
             required
             value={proforma?.values.proforma_amount}

@@ -45,6 +45,38 @@ const token = await api("POST", `/console/v1/accounts/${account.id}/account-toke
   role: "admin",
   email: "sara@example.com",
 })
+// The wallet's proformas, settings and usage chart; the webhook's endpoint (issue 33).
+const v1 = async (method: string, path: string, key: string, body: unknown = {}) =>
+  await (await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  })).json()
+await api("PUT", `/console/v1/accounts/${account.id}/wallet/settings`, {
+  low_balance_alert_halalas: 5_000,
+  auto_topup: { enabled: true, threshold_halalas: 2_000, amount_halalas: 20_000 },
+})
+let phone = 0
+const sends = async (name: string, counts: ReadonlyArray<number>) => {
+  const shop = await api("POST", `/console/v1/accounts/${account.id}/applications`, { name, approved: true })
+  return { key: (await api("POST", `/console/v1/applications/${shop.id}/keys`, { mode: "live" })).key, counts }
+}
+const shops = [await sends("Noor Pay", [4, 7, 3]), await sends("Noor Rewards", [2, 3, 1])]
+for (let month = 0; month < 3; month++) {
+  for (const shop of shops) {
+    for (let i = 0; i < shop.counts[month]; i++) {
+      const sent = await v1("POST", "/v1/verify/start", shop.key, { to: `+9665543${String(++phone).padStart(5, "0")}` })
+      if (sent.id === undefined) throw new Error(`no code sent: ${JSON.stringify(sent)}`)
+    }
+  }
+  if (month < 2) await api("POST", "/console/v1/simulator/clock", { advance_ms: 31 * 86_400_000 })
+}
+const proforma = await v1("POST", "/v1/account/wallet/proformas", token.token, {
+  amount_halalas: 500_000,
+  buyer: { name: "Al Noor Trading Co.", vat_number: "300000000000003" },
+})
+if (proforma.data === undefined) throw new Error(`no proforma: ${JSON.stringify(proforma)}`)
+await api("PUT", `/console/v1/applications/${app.id}/webhook`, { url: "https://hooks.example.com/noor" })
 const asked = await (await fetch(`${base}/v1/applications/${app.id}/unpause`, {
   method: "POST",
   headers: { authorization: `Bearer ${token.token}`, "content-type": "application/json" },

@@ -66,6 +66,13 @@ li.review h2 { margin-top: .5rem; }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .logo { width: 64px; height: 64px; object-fit: contain; border: 1px solid var(--line); border-radius: 4px;
   flex: none; display: inline-flex; align-items: center; justify-content: center; font-size: .8rem; }
+input[aria-invalid=true] { border-color: var(--bad); border-width: 2px; }
+.chart { margin: 1rem 0; }
+.chart > svg { display: block; width: 100%; max-width: 40rem; height: auto; }
+.legend { display: flex; flex-wrap: wrap; gap: .25rem 1rem; list-style: none; margin: .5rem 0; padding: 0; }
+.legend li { display: flex; align-items: center; gap: .4rem; }
+.legend svg { flex: none; width: 14px; height: 14px; }
+td.num, th.num { text-align: end; font-variant-numeric: tabular-nums; }
 `
 
 export const consoleJs = `"use strict";

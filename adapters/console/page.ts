@@ -35,6 +35,8 @@ export type PageAnswer =
   }
   /** 303 to a page, named by its path under the console's root (`approvals/…`). */
   | { readonly _tag: "Redirect"; readonly to: string }
+  /** A document to open or save (a proforma's PDF), answered as it is with its type and its file name. */
+  | { readonly _tag: "File"; readonly contentType: string; readonly fileName: string; readonly body: Uint8Array }
 
 export const html = (title: string, body: VNode, status?: number): PageAnswer => ({
   _tag: "Html",
@@ -43,6 +45,12 @@ export const html = (title: string, body: VNode, status?: number): PageAnswer =>
   ...(status === undefined ? {} : { status }),
 })
 export const redirect = (to: string): PageAnswer => ({ _tag: "Redirect", to })
+export const file = (contentType: string, fileName: string, body: Uint8Array): PageAnswer => ({
+  _tag: "File",
+  contentType,
+  fileName,
+  body,
+})
 
 export interface ConsolePage {
   readonly method: "GET" | "POST"

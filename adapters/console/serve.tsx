@@ -143,6 +143,18 @@ export const consoleRoutes = (
       body: new Uint8Array(0),
     })
 
+    /** A file a page answers (a PDF): its own type, opened in the browser, never cached, never sniffed. */
+    const fileAnswer = (f: Extract<PageAnswer, { _tag: "File" }>): ApiAnswer => ({
+      status: 200,
+      headers: {
+        "content-type": f.contentType,
+        "content-disposition": `inline; filename="${f.fileName.replace(/[^A-Za-z0-9._-]/g, "_")}"`,
+        "x-content-type-options": "nosniff",
+        "cache-control": "no-store",
+      },
+      body: f.body,
+    })
+
     /** A page that says what happened, and offers the way back. */
     const message = (b: Basics, status: number, key: MessageKey, session?: { csrf: string }, detail?: string) =>
       document(
@@ -235,6 +247,8 @@ export const consoleRoutes = (
             Effect.map((answer: PageAnswer) =>
               answer._tag === "Redirect"
                 ? see(`${b.root}${answer.to}`)
+                : answer._tag === "File"
+                ? fileAnswer(answer)
                 : document(b, answer.status ?? 200, answer.title, answer.body, { csrf })
             ),
             Effect.catchAllCause((cause) => {

@@ -169,6 +169,12 @@ export const ProformasRepoMemory = Layer.effect(
     getForUpdate: (id) =>
       db.read((t) => Option.map(Option.fromNullable(t.proformas.get(id)), (p) => structuredClone(p))),
     get: (id) => db.read((t) => Option.map(Option.fromNullable(t.proformas.get(id)), (p) => structuredClone(p))),
+    listByAccount: (accountId, limit) =>
+      db.read((t) =>
+        [...t.proformas.values()].filter((p) => p.accountId === accountId)
+          .sort((a, b) => b.issuedAt - a.issuedAt || (a.number < b.number ? 1 : a.number > b.number ? -1 : 0))
+          .slice(0, limit).map((p) => structuredClone(p))
+      ),
     markPaid: (id, at) =>
       db.write((t, record) => {
         const p = t.proformas.get(id)

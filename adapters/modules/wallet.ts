@@ -16,6 +16,7 @@ import { DocumentsPdfLib } from "../documents/pdf-lib.ts"
 import { walletPages } from "../console/pages/wallet.tsx"
 import { product } from "../product.ts"
 import { migration as wallet } from "../sql/migrations/wallet/0001_wallet.ts"
+import { migration as proformasByAccount } from "../sql/migrations/wallet/0002_proformas_by_account.ts"
 import { ProformasRepoSql, TopupLinksRepoSql, WalletChargeSqlLive, WalletRepoSql } from "../sql/wallet.ts"
 import { walletErrors } from "../../core/wallet/errors.ts"
 
@@ -36,7 +37,7 @@ export const walletProduct = product({
   memory: Layer.mergeAll(WalletRepoMemory, TopupLinksRepoMemory, ProformasRepoMemory),
   // The charge as a part of another statement is the SQL store's alone (Verify's send takes it: the port's comment).
   sql: Layer.mergeAll(WalletRepoSql, TopupLinksRepoSql, ProformasRepoSql, WalletChargeSqlLive),
-  migrations: [wallet],
+  migrations: [wallet, proformasByAccount],
   services: (settings) =>
     Layer.mergeAll(WalletConsole.Default, WalletTopups.Default).pipe(
       Layer.provideMerge(Layer.merge(paymentProviderLayer(settings), DocumentsPdfLib)),

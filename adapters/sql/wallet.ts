@@ -288,6 +288,12 @@ export const ProformasRepoSql = Layer.effect(
       ),
     get: (id) =>
       sql`SELECT * FROM proformas WHERE id = ${id}`.pipe(Effect.map((rows) => first(rows, toProforma)), Effect.orDie),
+    listByAccount: (accountId, limit) =>
+      sql`SELECT * FROM proformas WHERE account_id = ${accountId}
+        ORDER BY issued_at DESC, number DESC LIMIT ${limit}`.pipe(
+        Effect.map((rows) => rows.map(toProforma)),
+        Effect.orDie,
+      ),
     markPaid: (id, at) =>
       sql`UPDATE proformas SET status = 'paid', paid_at = ${at} WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
   })),

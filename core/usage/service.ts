@@ -12,7 +12,7 @@ import { Lists, Prices } from "../limits.ts"
 import type { AccountPrincipal } from "../pipeline/authenticate.ts"
 import { makeCursors } from "../pipeline/cursor.ts"
 import { InvalidRequest } from "../pipeline/errors.ts"
-import { type ApplicationId, isUuid } from "../shared/brands.ts"
+import { type AccountId, type ApplicationId, isUuid } from "../shared/brands.ts"
 import { untracedStacks } from "../shared/tracing.ts"
 import { type Period, type PeriodInput, usagePeriod } from "./period.ts"
 
@@ -40,7 +40,8 @@ export class Usage extends Effect.Service<Usage>()("core/Usage", {
     const repo = yield* UsageRepo
     const cursors = yield* makeCursors
 
-    const show = Effect.fn("Usage.show", untracedStacks)(function* (p: AccountPrincipal, input: UsageInput) {
+    /** The read of `accountId`'s usage, money included (the console's; `show` leaves money out for agents). */
+    const read = Effect.fn("Usage.read", untracedStacks)(function* (accountId: AccountId, input: UsageInput) {
       const now = yield* Clock.currentTimeMillis
       const period = yield* usagePeriod(input, now)
       const needle = input.q === undefined || input.q === "" ? null : usageNeedle(input.q)
@@ -49,14 +50,14 @@ export class Usage extends Effect.Service<Usage>()("core/Usage", {
       if (input.cursor !== undefined) {
         // The position is the last row's application id only: the cursor is readable base64, and an agent's
         // cursor must not carry the money its page leaves out. The store finds that row's place again.
-        const position = yield* cursors.read(list, p.account.id, input.cursor)
+        const position = yield* cursors.read(list, accountId, input.cursor)
         const id = position[0]
         if (position.length !== 1 || typeof id !== "string" || !isUuid(id)) return yield* refusedCursor
         after = id as ApplicationId
       }
       const limit = input.limit ?? Lists.defaultLimit
       const found = yield* repo.page({
-        accountId: p.account.id,
+        accountId,
         since: period.since,
         until: period.until,
         q: needle,
@@ -65,10 +66,10 @@ export class Usage extends Effect.Service<Usage>()("core/Usage", {
       })
       const rows = found.rows.slice(0, limit)
       const next = found.rows.length > limit
-        ? cursors.make(list, p.account.id, [rows[rows.length - 1].applicationId])
+        ? cursors.make(list, accountId, [rows[rows.length - 1].applicationId])
         : null
       // Money is left out for agents by the rule every read answers through (DECISIONS 11, 18).
-      return roleLimited(p, {
+      return {
         data: {
           period: { from: period.from, to: period.to, month: period.month },
           price_per_code_halalas: Prices.verifySmsHalalas,
@@ -88,9 +89,12 @@ export class Usage extends Effect.Service<Usage>()("core/Usage", {
           },
         },
         next_cursor: next,
-      })
+      }
     })
 
-    return { show } as const
+    const show = (p: AccountPrincipal, input: UsageInput) =>
+      Effect.map(read(p.account.id as AccountId, input), (usage) => roleLimited(p, usage))
+
+    return { show, read } as const
   }),
 }) {}

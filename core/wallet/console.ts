@@ -1,11 +1,16 @@
-/** The wallet's console use cases (DECISIONS 2, 14): a credit to an account's wallet, the wallet's settings. */
+/**
+ * The wallet's console use cases (DECISIONS 2, 14): a credit to an account's wallet, the wallet's settings, the
+ * account's proformas.
+ */
 import { Clock, Effect } from "effect"
 import { Secrets } from "../../ports/secrets.ts"
 import { Transactor } from "../../ports/store/transactor.ts"
-import { WalletRepo } from "../../ports/store/wallet.ts"
+import { ProformasRepo, WalletRepo } from "../../ports/store/wallet.ts"
 import { Console } from "../console/service.ts"
+import { Lists } from "../limits.ts"
 import { untracedStacks } from "../shared/tracing.ts"
 import { readWallet } from "./read.ts"
+import { proformaJson } from "./topups.ts"
 
 /** `PUT /accounts/{account}/wallet/settings`: what is given changes, the rest stays. */
 export interface SettingsPatch {
@@ -23,6 +28,7 @@ export class WalletConsole extends Effect.Service<WalletConsole>()("core/WalletC
     const wallet = yield* WalletRepo
     const secrets = yield* Secrets
     const tx = yield* Transactor
+    const proformas = yield* ProformasRepo
 
     /** A top-up by the operator (method `console`). */
     const creditWallet = Effect.fn("WalletConsole.creditWallet", untracedStacks)(
@@ -58,6 +64,15 @@ export class WalletConsole extends Effect.Service<WalletConsole>()("core/WalletC
       },
     )
 
-    return { creditWallet, updateSettings } as const
+    /** `GET /accounts/{account}/proformas`: the account's proformas, newest first, at most `limit`. */
+    const listProformas = Effect.fn("WalletConsole.listProformas", untracedStacks)(
+      function* (accountId: string, limit: number = Lists.defaultLimit) {
+        const owner = yield* operator.account(accountId)
+        const now = yield* Clock.currentTimeMillis
+        return (yield* proformas.listByAccount(owner.id, limit)).map((p) => proformaJson(p, now))
+      },
+    )
+
+    return { creditWallet, updateSettings, listProformas } as const
   }),
 }) {}

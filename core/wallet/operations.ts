@@ -1,12 +1,14 @@
 /**
- * The wallet's console operations (DECISIONS 2, 14): a credit, the wallet's settings, a proforma settled;
+ * The wallet's console operations (DECISIONS 2, 14): a credit, the wallet's settings, a proforma settled, an
+ * account's proformas listed;
  * and the outputs the account API's wallet operations share with them.
  */
 import { Schema } from "effect"
 import { accountParameter, consoleCaller as console, consoleDone as done } from "../console/operations.ts"
 import { InvalidRequest, NotFound } from "../errors.ts"
 import { InvalidState } from "../accounts/errors.ts"
-import { Fields as FieldLimits, Wallet } from "../limits.ts"
+import { Limit } from "../accounts/lists.ts"
+import { Fields as FieldLimits, Lists, Wallet } from "../limits.ts"
 import { type AnyOperation, operation } from "../pipeline/operation.ts"
 import { consoleBody } from "../shared/fields.ts"
 import { WalletConsole } from "./console.ts"
@@ -119,6 +121,30 @@ export const walletConsoleOperations = [
     idempotent: false,
     service: WalletConsole,
     run: (c, _, input) => c.updateSettings(input.params.account, input.body),
+  }),
+  operation({
+    name: "console.proformas.list",
+    summary: "An account's proformas, newest first (the console's wallet page lists them with their PDF).",
+    method: "GET",
+    path: "/console/v1/accounts/{account}/proformas",
+    caller: console,
+    answer: done,
+    parameters: [
+      accountParameter,
+      {
+        name: "limit",
+        in: "query",
+        description: `At most this many (1 to ${Lists.maxLimit}, default ${Lists.defaultLimit})`,
+        schema: Limit(),
+        required: false,
+      },
+    ],
+    body: undefined,
+    output: Schema.Array(ProformaOutput),
+    errors: [InvalidRequest, NotFound],
+    idempotent: false,
+    service: WalletConsole,
+    run: (c, _, input) => c.listProformas(input.params.account, input.query.limit),
   }),
   operation({
     name: "console.proformas.settle",

@@ -1,4 +1,7 @@
-/** The console's webhook use cases (DECISIONS 2): endpoints, rehearsals, the delivery log, replays. */
+/**
+ * The console's webhook use cases (DECISIONS 2): endpoints, their signing secrets rotated, rehearsals, the
+ * delivery log, replays.
+ */
 import { Clock, Effect, Either, Option } from "effect"
 import { DnsResolver } from "../../ports/dns.ts"
 import { Secrets } from "../../ports/secrets.ts"
@@ -86,6 +89,23 @@ export class WebhookConsole extends Effect.Service<WebhookConsole>()("core/Webho
       },
     )
 
+    /**
+     * A new signing secret for the owner's endpoint, answered this once; the old one signs nothing more. Every
+     * attempt is signed when it is made, with the endpoint's secret of that moment (dispatcher.ts), so a delivery
+     * after the rotation (a retry of an earlier one too) is signed with the new secret alone.
+     */
+    const rotateSecret = Effect.fn("WebhookConsole.rotateSecret", untracedStacks)(
+      function* (kind: OwnerKind, id: string) {
+        const { owner } = yield* ownerOf(kind, id)
+        const existing = yield* endpoints.get(owner)
+        if (Option.isNone(existing)) return yield* notFound
+        const secret = yield* provided(newEndpointSecret)
+        const { url, events } = existing.value
+        yield* endpoints.put({ owner, url, secret: secrets.seal(secret), events })
+        return kind === "account" ? { url, secret, events } : { url, secret }
+      },
+    )
+
     const rehearse = Effect.fn("WebhookConsole.rehearse", untracedStacks)(
       function* (kind: OwnerKind, id: string, input: { readonly event?: string }) {
         const { owner, application, accountId } = yield* ownerOf(kind, id)
@@ -138,6 +158,6 @@ export class WebhookConsole extends Effect.Service<WebhookConsole>()("core/Webho
         ({ owner }) => Effect.map(endpoints.get(owner), Option.map((e) => ({ url: e.url, events: e.events }))),
       )
 
-    return { putEndpoint, rehearse, list, replay, endpointOf } as const
+    return { putEndpoint, rotateSecret, rehearse, list, replay, endpointOf } as const
   }),
 }) {}

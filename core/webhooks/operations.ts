@@ -1,6 +1,6 @@
 /**
  * The console's webhook operations (DECISIONS 2), each declared once: endpoints of applications and
- * accounts, rehearsals, the delivery log, replays. Bodies and the log's query decode through the Schemas here
+ * accounts, their signing secrets rotated, rehearsals, the delivery log, replays. Bodies and the log's query decode through the Schemas here
  * (a console body: other fields ignored, `null` as not given); where an URL may point is the use case's.
  */
 import { Effect, Schema } from "effect"
@@ -81,6 +81,22 @@ const ownerOperations = <const Kind extends OwnerKind, const Segment extends str
           WebhookPolicy,
           (policy) => w.putEndpoint(kind, input.params[kind], input.body, policy.allowPrivate),
         ),
+    }),
+    operation({
+      name: `console.${segment}.webhook.rotate_secret`,
+      summary: "Rotates the endpoint's signing secret: the new one is answered once and signs every attempt from " +
+        "now on (retries of earlier deliveries too); the old one signs nothing more.",
+      method: "POST",
+      path: `/console/v1/${segment}/{${kind}}/webhook/secret/rotate`,
+      caller: console,
+      answer: done,
+      parameters: [parameter],
+      body: consoleBody({}),
+      output: EndpointOutput,
+      errors: [NotFound],
+      idempotent: false,
+      service: WebhookConsole,
+      run: (w, _, input) => w.rotateSecret(kind, input.params[kind]),
     }),
     operation({
       name: `console.${segment}.webhook.test`,

@@ -164,5 +164,7 @@ export class ProformasRepo extends Context.Tag("ports/ProformasRepo")<ProformasR
   readonly insert: (proforma: Proforma) => Effect.Effect<void>
   readonly getForUpdate: (id: string) => Effect.Effect<Option.Option<Proforma>>
   readonly get: (id: string) => Effect.Effect<Option.Option<Proforma>>
+  /** The account's proformas, newest first (by issue, then number), at most `limit`. */
+  readonly listByAccount: (accountId: AccountId, limit: number) => Effect.Effect<ReadonlyArray<Proforma>>
   readonly markPaid: (id: string, at: Millis) => Effect.Effect<void>
 }>() {}

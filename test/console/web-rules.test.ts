@@ -348,7 +348,9 @@ describe("Arabic and English: Accept-Language, then the switch; Arabic right-to-
   it("riyals typed in a form are read as halalas, exactly", () => {
     expect(halalasOf("250.5")).toBe(25_050)
     expect(halalasOf("250,05")).toBe(25_005)
-    expect(halalasOf("١")).toBeUndefined()
+    // Arabic-Indic and Persian digits are digits: a person on an Arabic keyboard types them.
+    expect(halalasOf("١٠٠٫٥")).toBe(10_050)
+    expect(halalasOf("۱۲")).toBe(1_200)
     expect(halalasOf("7")).toBe(700)
     for (const bad of ["", "1.234", "-5", "1e3", "abc"]) expect(halalasOf(bad)).toBeUndefined()
   })

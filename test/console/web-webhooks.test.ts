@@ -1,11 +1,13 @@
 /**
  * An application's webhook in the console, in Chromium (issue 33): the endpoint set (its signing secret shown
- * once), a test event sent and refused by the receiver, the delivery log with the attempt, a replay delivered.
+ * once), a test event sent and refused by the receiver, the delivery log with the attempt, a replay delivered;
+ * the signing secret rotated (the new one shown once, the only one a later delivery verifies with), in English
+ * and in Arabic.
  */
-import type { Browser } from "playwright-core"
+import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { useServer } from "../support/server.ts"
-import { startReceiver } from "../webhooks/receiver.ts"
+import { startReceiver, verify } from "../webhooks/receiver.ts"
 import { expectAccessible, expectNoViolations, launch, newPage } from "./browser.ts"
 
 const s = useServer({ webhookAllowPrivate: true })
@@ -64,5 +66,99 @@ describe("webhooks: the endpoint, a test event, the delivery log with each attem
     } finally {
       await receiver.close()
     }
+  })
+})
+
+/** Signs in on the sign-in page `path` sent the browser to, and lands back on `path`. */
+const signInTo = async (page: Page, path: string) => {
+  await page.goto(`${s.baseUrl}${path}`)
+  await page.locator("#token").fill(s.consoleToken)
+  await page.locator("form.stack button[type=submit]").click()
+  await page.waitForURL((u) => u.pathname === path)
+}
+
+/** A delivery verified as a receiver does, on the receiver's clock set to the delivery's timestamp. */
+const verifiedWith = (secret: string, r: { headers: Record<string, string>; body: string }) =>
+  verify(secret, r, Number(r.headers["webhook-timestamp"]) * 1000)
+
+describe("webhooks: the signing secret rotated, shown once; a delivery after it is signed with the new one", () => {
+  for (const locale of ["en", "ar"] as const) {
+    it(`rotated, then a test event verified with the new secret and refused with the old (${locale})`, async () => {
+      const receiver = await startReceiver(() => ({ status: 200 }))
+      try {
+        const account = await s.console("POST", "/accounts", { name: "Rotate Co" })
+        const app = await s.console("POST", `/accounts/${account.id}/applications`, { name: "Rotor", approved: true })
+        const put = await s.console("PUT", `/applications/${app.id}/webhook`, { url: receiver.url })
+        const old = put.secret as string
+        const path = `/console/applications/${app.id}/webhook`
+        const { context, page } = await newPage(browser, { locale })
+        await signInTo(page, path)
+        await expect(page.locator("html").getAttribute("dir")).resolves.toBe(locale === "ar" ? "rtl" : "ltr")
+        await expectAccessible(page)
+
+        // The button asks first (the console's script), then rotates.
+        let asked = ""
+        page.once("dialog", (d) => {
+          asked = d.message()
+          void d.accept()
+        })
+        await page.locator(`form[action$="/webhook/secret/rotate"] button`).click()
+        await page.waitForURL((u) => u.pathname.endsWith("/webhook/secret/rotate"))
+        expect(asked).toContain(locale === "ar" ? "سر التوقيع" : "signing secret")
+        const fresh = (await page.locator("#new-secret").textContent())!
+        expect(fresh).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/)
+        expect(fresh).not.toBe(old)
+        await expectAccessible(page)
+        await page.locator(`main a[href$="/webhook"]`).click()
+        expect(await page.content()).not.toContain(fresh)
+
+        const sent = receiver.received.length
+        await page.locator(`form[action$="/webhook/test"] button`).click()
+        await runJobs()
+        await receiver.waitFor(sent + 1)
+        const delivery = receiver.received[sent]
+        expect(verifiedWith(fresh, delivery)).toMatchObject({ event: "verification.verified", test: true })
+        expect(() => verifiedWith(old, delivery)).toThrow()
+
+        // The test event is in the delivery log, marked as a test, delivered.
+        await page.reload()
+        const log = page.locator("main table tbody tr")
+        await expect(log.count()).resolves.toBe(1)
+        const row = (await log.first().textContent())!
+        expect(row).toContain("verification.verified")
+        expect(row).toContain(locale === "ar" ? "تجريبي" : "(test)")
+        await expect(page.locator(".delivery-status").first().textContent()).resolves.toBe("succeeded")
+        await expectAccessible(page)
+        expectNoViolations(page)
+        await context.close()
+      } finally {
+        await receiver.close()
+      }
+    })
+  }
+
+  it("the console API: `POST /console/v1/applications/{id}/webhook/secret/rotate` answers the new secret once", async () => {
+    const account = await s.console("POST", "/accounts", { name: "Rotate API Co" })
+    const app = await s.console("POST", `/accounts/${account.id}/applications`, { name: "Rotor", approved: true })
+    const none = await s.call("POST", `/console/v1/applications/${app.id}/webhook/secret/rotate`, {
+      key: s.consoleToken,
+      body: {},
+    })
+    expect(none.status).toBe(404)
+    const put = await s.console("PUT", `/applications/${app.id}/webhook`, { url: "https://example.com/hooks" })
+    const rotated = await s.console("POST", `/applications/${app.id}/webhook/secret/rotate`, {})
+    expect(rotated).toEqual({ url: "https://example.com/hooks", secret: expect.stringMatching(/^whsec_/) })
+    expect(rotated.secret).not.toBe(put.secret)
+    // Setting the URL again keeps the rotated secret (the endpoint's secret is made once, then rotated only).
+    const again = await s.console("PUT", `/applications/${app.id}/webhook`, { url: "https://example.com/other" })
+    expect(again.secret).toBe(rotated.secret)
+    const partner = await s.console("POST", "/accounts", { name: "Partner Rotor", partner: true })
+    await s.console("PUT", `/accounts/${partner.id}/webhook`, { url: "https://example.com/p" })
+    const partnerRotated = await s.console("POST", `/accounts/${partner.id}/webhook/secret/rotate`, {})
+    expect(partnerRotated).toEqual({
+      url: "https://example.com/p",
+      secret: expect.stringMatching(/^whsec_/),
+      events: [],
+    })
   })
 })

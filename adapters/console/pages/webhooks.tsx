@@ -2,7 +2,7 @@
 /**
  * The webhooks' console pages for an application: its endpoint (set as `console.applications.webhook.put` sets
  * it, its URL decoded by that operation's Schema; the signing secret shown once, when the endpoint is first made),
- * a test event (`console.applications.webhook.test`), the delivery log with each attempt
+ * the signing secret rotated (`console.applications.webhook.rotate_secret`, the new one shown once), a test event (`console.applications.webhook.test`), the delivery log with each attempt
  * (`console.webhook_deliveries.list`) and a replay (`console.webhook_deliveries.replay`).
  */
 import { Effect, Option } from "effect"
@@ -18,6 +18,7 @@ import { type ConsolePage, html, type PageContext, redirect } from "../page.ts"
 
 const decodeEndpoint = bodyDecoder(webhookOperations, "console.applications.webhook.put")
 const decodeRehearsal = bodyDecoder(webhookOperations, "console.applications.webhook.test")
+const decodeRotation = bodyDecoder(webhookOperations, "console.applications.webhook.rotate_secret")
 
 const applicationParam = (ctx: PageContext) => {
   const id = ctx.params.application ?? ""
@@ -58,16 +59,31 @@ const webhookPage: ConsolePage = {
               <button type="submit">{t("saveEndpoint")}</button>
             </div>
           </form>
-          {Option.isNone(endpoint)
-            ? null
-            : (
+          {Option.isNone(endpoint) ? null : (
+            <>
               <form method="post" action={`${root}applications/${id}/webhook/test`} class="stack">
                 <Csrf token={ctx.csrf} />
                 <div>
                   <button type="submit" class="secondary">{t("sendTestEvent")}</button>
                 </div>
               </form>
-            )}
+              <h2 id="signing-secret">{t("signingSecret")}</h2>
+              <p id="rotate-intro">{t("rotateSecretIntro")}</p>
+              <form
+                method="post"
+                action={`${root}applications/${id}/webhook/secret/rotate`}
+                class="stack"
+                aria-labelledby="signing-secret"
+                aria-describedby="rotate-intro"
+                data-confirm={t("confirmRotate")}
+              >
+                <Csrf token={ctx.csrf} />
+                <div>
+                  <button type="submit" class="secondary">{t("rotateSecret")}</button>
+                </div>
+              </form>
+            </>
+          )}
           <h2 id="deliveries">{t("deliveries")}</h2>
           {log.length === 0 ? <p>{t("noDeliveries")}</p> : (
             <table aria-labelledby="deliveries">
@@ -165,6 +181,29 @@ const sendTest: ConsolePage = {
     }),
 }
 
+/** A new signing secret, shown this once; the old one signs nothing more. */
+const rotateSecret: ConsolePage = {
+  method: "POST",
+  path: "/applications/:application/webhook/secret/rotate",
+  handler: (ctx) =>
+    Effect.gen(function* () {
+      const webhooks = yield* WebhookConsole
+      const id = yield* applicationParam(ctx)
+      yield* decodeRotation({})
+      const rotated = yield* webhooks.rotateSecret("application", id)
+      const { t, root } = ctx
+      return html(
+        t("newSigningSecret"),
+        <>
+          <ShownOnce t={t} id="new-secret" secret={rotated.secret} />
+          <p>
+            <a href={`${root}applications/${id}/webhook`}>{t("continue")}</a>
+          </p>
+        </>,
+      )
+    }),
+}
+
 const replay: ConsolePage = {
   method: "POST",
   path: "/webhook-deliveries/:delivery/replay",
@@ -179,4 +218,4 @@ const replay: ConsolePage = {
     }),
 }
 
-export const webhookPages: ReadonlyArray<ConsolePage> = [webhookPage, putEndpoint, sendTest, replay]
+export const webhookPages: ReadonlyArray<ConsolePage> = [webhookPage, putEndpoint, rotateSecret, sendTest, replay]

@@ -1,7 +1,7 @@
 import { assert } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { Wallet } from "../../../core/limits.ts"
-import type { AccountId } from "../../../core/shared/brands.ts"
+import type { AccountId, Millis } from "../../../core/shared/brands.ts"
 import {
   type LedgerEntry,
   type Proforma,
@@ -162,6 +162,30 @@ export const contract = (it: It, options: ContractOptions) => {
       assert.isTrue(isDefect(yield* Effect.exit(repo.insert({ ...proforma(year, 3) }))))
       yield* repo.markPaid(p.id, 1_500)
       assert.deepStrictEqual(yield* repo.getForUpdate(p.id), Option.some({ ...p, status: "paid", paidAt: 1_500 }))
+    }))
+
+  it.effect("proformas: an account's listed newest first (by issue, then number), at most `limit`, no other's", () =>
+    Effect.gen(function* () {
+      const repo = yield* ProformasRepo
+      const year = 3000 + Math.floor(Math.random() * 6000)
+      const accountId = uuid() as AccountId
+      const mine = [
+        { ...proforma(year, 1), accountId, issuedAt: 1_000 as Millis },
+        { ...proforma(year, 2), accountId, issuedAt: 3_000 as Millis },
+        { ...proforma(year, 3), accountId, issuedAt: 3_000 as Millis },
+        { ...proforma(year, 4), accountId, issuedAt: 2_000 as Millis },
+      ]
+      for (const p of mine) yield* repo.insert(p)
+      yield* repo.insert(proforma(year, 5))
+      assert.deepStrictEqual(
+        (yield* repo.listByAccount(accountId, 10)).map((p) => p.number),
+        [mine[2], mine[1], mine[3], mine[0]].map((p) => p.number),
+      )
+      assert.deepStrictEqual(
+        yield* repo.listByAccount(accountId, 2),
+        [mine[2], mine[1]],
+      )
+      assert.deepStrictEqual(yield* repo.listByAccount(uuid() as AccountId, 10), [])
     }))
 
   // On every store: the memory store and PGlite serialize transactions, PostgreSQL runs them side by side.

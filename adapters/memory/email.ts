@@ -1,4 +1,5 @@
 /** Email's tables in memory: account access, each application's switch, sender domains, messages. */
+import { searchMatches } from "../../core/email/search.ts"
 import { Effect, Layer, Option } from "effect"
 import type { EmailAccess, EmailMessage, ListStatus, SenderDomain } from "../../core/email/model.ts"
 import {
@@ -104,11 +105,9 @@ const statusMatches = (m: EmailMessage, status: ListStatus | undefined): boolean
     ? m.complained
     : m.status === status
 
-/** `q` arrives lower-cased; each field is lower-cased as the SQL store's `lower()` does for ASCII and beyond. */
+/** `q` arrives lower-cased; what it matches depends on its shape (core/email/search.ts). */
 const queryMatches = (m: EmailMessage, q: string | undefined): boolean =>
-  q === undefined || q === "" ||
-  m.to.toLowerCase().includes(q) || m.subject.toLowerCase().includes(q) ||
-  (m.reference !== null && m.reference.toLowerCase().includes(q))
+  q === undefined || q === "" || searchMatches(m, q)
 
 /** Newest first: `createdAt` then `id` descending. */
 const newestFirst = (a: EmailMessage, b: EmailMessage) =>

@@ -26,6 +26,7 @@ import { DkimKeysNodeCrypto } from "../secrets/dkim.ts"
 import { EmailAccessRepoSql, EmailMessagesRepoSql, EmailSwitchRepoSql, SenderDomainsRepoSql } from "../sql/email.ts"
 import { migration as email } from "../sql/migrations/email/0001_email.ts"
 import { migration as messageSearch } from "../sql/migrations/email/0002_message_search.ts"
+import { migration as messageStarts } from "../sql/migrations/email/0003_message_starts.ts"
 
 export const DomainCheckJob = "email.domains.check"
 
@@ -57,7 +58,7 @@ export const emailProduct = product({
     EmailMessagesRepoMemory,
   ),
   sql: Layer.mergeAll(EmailAccessRepoSql, EmailSwitchRepoSql, SenderDomainsRepoSql, EmailMessagesRepoSql),
-  migrations: [email, messageSearch],
+  migrations: [email, messageSearch, messageStarts],
   services: (settings) => {
     const email = Email.Default.pipe(
       Layer.provide(

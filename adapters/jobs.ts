@@ -143,12 +143,6 @@ export const jobLoop = (every: Duration.DurationInput = "1 second") =>
       )
     }).pipe(Effect.zipRight(watch.pause(every)), Effect.forever))
 
-/** Each job with the time it next has work. */
-const duesOf = Effect.flatMap(
-  Jobs,
-  (jobs) => Effect.forEach(jobs, (job) => Effect.map(job.nextDue, (due) => ({ job, due }))),
-)
-
 /** Each job with the time it next has work during an advance from `since` to `until` (`Job.settledDue`). */
 const settledDuesOf = (since: number, until: number) =>
   Effect.flatMap(

@@ -1,5 +1,6 @@
 /** Email's tables in memory: account access, each application's switch, sender domains, messages. */
 import { searchMatches } from "../../core/email/search.ts"
+import type { Millis } from "../../core/shared/brands.ts"
 import { Effect, Layer, Option } from "effect"
 import type { EmailAccess, EmailMessage, ListStatus, SenderDomain } from "../../core/email/model.ts"
 import {
@@ -86,6 +87,18 @@ export const SenderDomainsRepoMemory = Layer.effect(
         [...t.senderDomains.values()].filter((d) => d.status === "pending" && d.checkedAt <= before).sort(byChecked)
           .slice(0, limit)
       ),
+    earliestSettled: (since, until, every) =>
+      db.read((t) => {
+        let earliest: number | undefined
+        for (const d of t.senderDomains.values()) {
+          if (d.status !== "pending") continue
+          const c = d.checkedAt
+          const k = Math.min(Math.ceil((d.pendingUntil - c) / every), Math.floor((until - c) / every))
+          const next = c <= since ? c + every : c + Math.max(k, 1) * every
+          if (earliest === undefined || next < earliest) earliest = next
+        }
+        return Option.fromNullable(earliest as Millis | undefined)
+      }),
     earliestPending: db.read((t) => {
       let earliest: number | undefined
       for (const d of t.senderDomains.values()) {

@@ -130,6 +130,15 @@ export const SenderDomainsRepoSql = Layer.effect(
       due: (before, limit) =>
         sql`SELECT ${cols} FROM sender_domains WHERE status = 'pending' AND checked_at <= ${before}
           ORDER BY checked_at, id LIMIT ${limit}`.pipe(Effect.map((rows) => rows.map(toDomain)), Effect.orDie),
+      earliestSettled: (since, until, every) =>
+        sql`SELECT min(CASE WHEN checked_at <= ${since}::bigint THEN checked_at + ${every}::bigint
+            ELSE checked_at + ${every}::bigint * greatest(1, least(
+              ceil((pending_until - checked_at)::numeric / ${every}::bigint),
+              floor((${until}::bigint - checked_at)::numeric / ${every}::bigint)))::bigint END) AS due
+          FROM sender_domains WHERE status = 'pending'`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]?.due), (due) => num(due))),
+          Effect.orDie,
+        ),
       earliestPending: sql`SELECT checked_at FROM sender_domains WHERE status = 'pending'
         ORDER BY checked_at LIMIT 1`.pipe(
         Effect.map((rows) => first(rows, (row) => num(row.checked_at))),

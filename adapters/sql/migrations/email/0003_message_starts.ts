@@ -25,5 +25,6 @@ export const migration: Migration = {
     Effect.forEach([
       `CREATE INDEX email_messages_recipient ON email_messages (application_id, ${recipientText} text_pattern_ops)`,
       `CREATE INDEX email_messages_reference ON email_messages (application_id, ${referenceText} text_pattern_ops)`,
-    ], (statement) => sql.unsafe(statement), { discard: true })),
+    ], (statement) =>
+      sql.unsafe(statement), { discard: true })),
 }

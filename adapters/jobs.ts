@@ -143,20 +143,27 @@ export const jobLoop = (every: Duration.DurationInput = "1 second") =>
       )
     }).pipe(Effect.zipRight(watch.pause(every)), Effect.forever))
 
-/** Each job with the time it next has work. */
-const duesOf = Effect.flatMap(
-  Jobs,
-  (jobs) => Effect.forEach(jobs, (job) => Effect.map(job.nextDue, (due) => ({ job, due }))),
-)
+/** Each job with the time it next has work during an advance from `since` to `until` (`Job.settledDue`). */
+const settledDuesOf = (since: number, until: number) =>
+  Effect.flatMap(
+    Jobs,
+    (jobs) =>
+      Effect.forEach(jobs, (job) =>
+        Effect.map(job.settledDue === undefined ? job.nextDue : job.settledDue(since, until), (due) => ({ job, due }))),
+  )
 
 /**
  * Moves the simulated clock forward by `ms`, running every job that falls due on the way, in time order:
- * the clock jumps from one due time to the next (not in steps), and runs only the jobs due then.
+ * the clock jumps from one due time to the next (not in steps), and runs only the jobs due then. A job's due
+ * time on the way is its `settledDue` when it has one (what can change while nothing outside does), then at the
+ * end every job due at the target runs (`runDue`).
  */
 export const advanceSimulatedClock = (ms: number) =>
   Effect.gen(function* () {
     const time = yield* SimulatedClock
+    const since = time.now
     const target = time.now + ms
+    const duesOf = settledDuesOf(since, target)
     for (let i = 0; i < 100_000; i++) {
       const dues = yield* duesOf
       const next = dues.reduce<number | undefined>(

@@ -1,4 +1,6 @@
 /** Email's tables in memory: account access, each application's switch, sender domains, messages. */
+import { searchMatches } from "../../core/email/search.ts"
+import type { Millis } from "../../core/shared/brands.ts"
 import { Effect, Layer, Option } from "effect"
 import type { EmailAccess, EmailMessage, ListStatus, SenderDomain } from "../../core/email/model.ts"
 import {
@@ -85,6 +87,18 @@ export const SenderDomainsRepoMemory = Layer.effect(
         [...t.senderDomains.values()].filter((d) => d.status === "pending" && d.checkedAt <= before).sort(byChecked)
           .slice(0, limit)
       ),
+    earliestSettled: (since, until, every) =>
+      db.read((t) => {
+        let earliest: number | undefined
+        for (const d of t.senderDomains.values()) {
+          if (d.status !== "pending") continue
+          const c = d.checkedAt
+          const k = Math.min(Math.ceil((d.pendingUntil - c) / every), Math.floor((until - c) / every))
+          const next = c <= since ? c + every : c + Math.max(k, 1) * every
+          if (earliest === undefined || next < earliest) earliest = next
+        }
+        return Option.fromNullable(earliest as Millis | undefined)
+      }),
     earliestPending: db.read((t) => {
       let earliest: number | undefined
       for (const d of t.senderDomains.values()) {
@@ -104,11 +118,9 @@ const statusMatches = (m: EmailMessage, status: ListStatus | undefined): boolean
     ? m.complained
     : m.status === status
 
-/** `q` arrives lower-cased; each field is lower-cased as the SQL store's `lower()` does for ASCII and beyond. */
+/** `q` arrives lower-cased; what it matches depends on its shape (core/email/search.ts). */
 const queryMatches = (m: EmailMessage, q: string | undefined): boolean =>
-  q === undefined || q === "" ||
-  m.to.toLowerCase().includes(q) || m.subject.toLowerCase().includes(q) ||
-  (m.reference !== null && m.reference.toLowerCase().includes(q))
+  q === undefined || q === "" || searchMatches(m, q)
 
 /** Newest first: `createdAt` then `id` descending. */
 const newestFirst = (a: EmailMessage, b: EmailMessage) =>

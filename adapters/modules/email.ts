@@ -3,6 +3,7 @@
  * log; its tables, its service over the providers (adapters/modules/email-delivery.ts, before it in the list),
  * its operations and the job that checks pending domains every 10 minutes of platform time.
  */
+import type { Millis } from "../../core/shared/brands.ts"
 import { Effect, Layer, Option } from "effect"
 import { emailAccountOperations } from "../../core/email/account-operations.ts"
 import { emailConsoleOperations } from "../../core/email/console-operations.ts"
@@ -26,6 +27,7 @@ import { DkimKeysNodeCrypto } from "../secrets/dkim.ts"
 import { EmailAccessRepoSql, EmailMessagesRepoSql, EmailSwitchRepoSql, SenderDomainsRepoSql } from "../sql/email.ts"
 import { migration as email } from "../sql/migrations/email/0001_email.ts"
 import { migration as messageSearch } from "../sql/migrations/email/0002_message_search.ts"
+import { migration as messageStarts } from "../sql/migrations/email/0003_message_starts.ts"
 
 export const DomainCheckJob = "email.domains.check"
 
@@ -40,6 +42,8 @@ const domainCheck: Effect.Effect<ReadonlyArray<Job>, never, Email | SenderDomain
   const job: Job = {
     name: DomainCheckJob,
     nextDue: Effect.map(domains.earliestPending, Option.map((checkedAt) => checkedAt + Limits.checkEveryMs)),
+    // A simulated advance: a domain checked since it began finds the same records until its pending_until.
+    settledDue: (since, until) => domains.earliestSettled(since as Millis, until as Millis, Limits.checkEveryMs),
     run: Effect.asVoid(service.checkDue),
   }
   return [job]
@@ -57,7 +61,7 @@ export const emailProduct = product({
     EmailMessagesRepoMemory,
   ),
   sql: Layer.mergeAll(EmailAccessRepoSql, EmailSwitchRepoSql, SenderDomainsRepoSql, EmailMessagesRepoSql),
-  migrations: [email, messageSearch],
+  migrations: [email, messageSearch, messageStarts],
   services: (settings) => {
     const email = Email.Default.pipe(
       Layer.provide(

@@ -8,6 +8,7 @@ import type {
   ListStatus,
   SenderDomain,
 } from "../../core/email/model.ts"
+import { logSearch } from "../../core/email/search.ts"
 import { type AccountId, type ApplicationId, isUuid } from "../../core/shared/brands.ts"
 import {
   EmailAccessRepo,
@@ -17,8 +18,9 @@ import {
   SenderDomainsRepo,
 } from "../../ports/store/email.ts"
 import { searchText } from "./migrations/email/0002_message_search.ts"
+import { recipientText, referenceText } from "./migrations/email/0003_message_starts.ts"
 import { client, first, json, num, numOrNull, type Row, toJson } from "./rows.ts"
-import { containsPattern, hasTrigram } from "./search.ts"
+import { containsPattern, startRange } from "./search.ts"
 
 export const EmailAccessRepoSql = Layer.effect(
   EmailAccessRepo,
@@ -128,6 +130,15 @@ export const SenderDomainsRepoSql = Layer.effect(
       due: (before, limit) =>
         sql`SELECT ${cols} FROM sender_domains WHERE status = 'pending' AND checked_at <= ${before}
           ORDER BY checked_at, id LIMIT ${limit}`.pipe(Effect.map((rows) => rows.map(toDomain)), Effect.orDie),
+      earliestSettled: (since, until, every) =>
+        sql`SELECT min(CASE WHEN checked_at <= ${since}::bigint THEN checked_at + ${every}::bigint
+            ELSE checked_at + ${every}::bigint * greatest(1, least(
+              ceil((pending_until - checked_at)::numeric / ${every}::bigint),
+              floor((${until}::bigint - checked_at)::numeric / ${every}::bigint)))::bigint END) AS due
+          FROM sender_domains WHERE status = 'pending'`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]?.due), (due) => num(due))),
+          Effect.orDie,
+        ),
       earliestPending: sql`SELECT checked_at FROM sender_domains WHERE status = 'pending'
         ORDER BY checked_at LIMIT 1`.pipe(
         Effect.map((rows) => first(rows, (row) => num(row.checked_at))),
@@ -179,15 +190,27 @@ export const listStatement = (query: EmailListQuery): readonly [string, Readonly
   if (query.status !== undefined) where.push(statusFilter[query.status])
   if (query.domainId !== undefined) where.push(`domain_id = ${bind(query.domainId)}::uuid`)
   if (query.q !== undefined && query.q !== "") {
-    // `q` is lowered already (the service). Through the trigram index (migrations/email/0002) when it has a trigram;
-    // tested on each field when it has none (the newest-first scan's rows) or holds a line break (the joined text's
-    // separator, which could match across two fields).
-    if (hasTrigram(query.q)) where.push(`${searchText} LIKE ${bind(containsPattern(query.q))}`)
-    if (!hasTrigram(query.q) || query.q.includes("\n")) {
-      const q = bind(query.q)
-      where.push(
-        `(strpos(lower("to"), ${q}) > 0 OR strpos(lower(subject), ${q}) > 0 OR strpos(lower(reference), ${q}) > 0)`,
-      )
+    // `q` is lowered already (the service); what it matches depends on its shape (core/email/search.ts).
+    const search = logSearch(query.q)
+    /** `expression` starts with q: a range of its btree (migrations/email/0003). */
+    const starts = (expression: string) => {
+      const range = startRange(search.q)
+      return range.upper === null
+        ? `(${expression} ~>=~ ${bind(range.lower)} AND starts_with(${expression}, ${bind(search.q)}))`
+        : `(${expression} ~>=~ ${bind(range.lower)} AND ${expression} ~<~ ${bind(range.upper)})`
+    }
+    if (search.shape === "address") where.push(starts(recipientText))
+    else if (search.shape === "start") where.push(`(${starts(recipientText)} OR ${starts(referenceText)})`)
+    else {
+      // Through the trigram index (migrations/email/0002); a `q` holding a line break (the joined text's separator,
+      // which could match across two fields) is tested on each field as well.
+      where.push(`${searchText} LIKE ${bind(containsPattern(search.q))}`)
+      if (search.q.includes("\n")) {
+        const q = bind(search.q)
+        where.push(
+          `(strpos(lower("to"), ${q}) > 0 OR strpos(lower(subject), ${q}) > 0 OR strpos(lower(reference), ${q}) > 0)`,
+        )
+      }
     }
   }
   if (query.after !== undefined) {

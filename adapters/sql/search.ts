@@ -10,9 +10,17 @@
 export const containsPattern = (q: string): string => `%${q.replace(/[\\%_]/g, "\\$&")}%`
 
 /**
- * Whether pg_trgm takes a trigram from `q` as a LIKE pattern's middle: three letters or digits in a row (its word
- * characters; in a UTF-8 database, PostgreSQL's and PGlite's, any script's). From a shorter `q` it takes none, and
- * a trigram index would be read whole: such a `q` is tested on the rows of the newest-first scan instead, which
- * stops at the page's end (docs/decisions.md, "The logs' `q` through trigram indexes").
+ * The byte-order range of a `text_pattern_ops` btree that holds exactly the texts starting with `q`: from `q` to
+ * `q` with its last character's code point one higher (UTF-8's byte order is the code points' order), which no
+ * text starting with `q` reaches and every other text at or above `q` does. `upper` is null when no such text
+ * exists (`q` empty, or ending in U+10FFFF): the range is open above, and the statement tests the start as well.
  */
-export const hasTrigram = (q: string): boolean => /[\p{L}\p{N}]{3}/u.test(q)
+export const startRange = (q: string): { readonly lower: string; readonly upper: string | null } => {
+  const chars = [...q]
+  const last = chars.pop()?.codePointAt(0)
+  if (last === undefined || last >= 0x10ffff) return { lower: q, upper: null }
+  const next = last + 1 === 0xd800 ? 0xe000 : last + 1
+  return { lower: q, upper: chars.join("") + String.fromCodePoint(next) }
+}
+
+export { hasTrigram } from "../../core/shared/text.ts"

@@ -22,28 +22,32 @@ export interface Combo {
 }
 
 /**
- * The combinations timed: common filters, a common `q`, rare and absent ones (through the trigram index,
- * migrations/email/0002), and two of fewer than three letters (no trigram: the newest-first scan, to its end when
- * nothing matches).
+ * The combinations timed, by the shape of `q` (core/email/search.ts): common filters; an address or its start
+ * (the recipients' btree, migrations/email/0003); a part of three letters or digits, common, rare and absent
+ * (the trigram index, email/0002, or the newest-first index when most rows match); and fewer than three letters
+ * or digits (the start of the recipient or the reference: both btrees, or the newest-first index).
  */
 export const combos: ReadonlyArray<Combo> = [
   { label: "no filter" },
   { label: "status=delivered", status: "delivered" },
   { label: "status=undelivered", status: "undelivered" },
   { label: "status=complained", status: "complained" },
-  { label: "q=mail.sa (a tenth of the rows)", q: "mail.sa" },
-  { label: "q=mail.sa & status=bounced", q: "mail.sa", status: "bounced" },
+  { label: "q=mail.sa (part: a tenth of the rows)", q: "mail.sa" },
+  { label: "q=mail.sa & status=bounced (part)", q: "mail.sa", status: "bounced" },
   {
-    label: "q=customer123@ & status=delivered (a customer: 20 rows a million)",
+    label: "q=customer123@ & status=delivered (address start: 20 rows a million)",
     q: "customer123@",
     status: "delivered",
   },
-  { label: "q=inv-4242 (a reference: 1 row in the oldest 10,000, 111 a million)", q: "inv-4242" },
-  { label: "q=customer4711@ (a customer: 20 rows a million)", q: "customer4711@" },
-  { label: "q=INV-999999 (one row, upper case)", q: "INV-999999" },
-  { label: "q=nobody@nowhere.sa (absent)", q: "nobody@nowhere.sa" },
-  { label: "q=sa (short: no trigram, most rows)", q: "sa" },
-  { label: "q=q_ (short: no trigram, absent: the whole log read)", q: "q_" },
+  { label: "q=customer4711@ (address start: 20 rows a million)", q: "customer4711@" },
+  { label: "q=Customer4711@example.net (whole address: 20 rows)", q: "Customer4711@example.net" },
+  { label: "q=nobody@nowhere.sa (address: absent)", q: "nobody@nowhere.sa" },
+  { label: "q=inv-4242 (part, a reference: 1 row in the oldest 10,000, 111 a million)", q: "inv-4242" },
+  { label: "q=INV-999999 (part: one row, upper case)", q: "INV-999999" },
+  { label: "q=zubaidi (part: absent)", q: "zubaidi" },
+  { label: "q=cu (start: every recipient)", q: "cu" },
+  { label: "q=sa (start: absent)", q: "sa" },
+  { label: "q=q_ (start: absent)", q: "q_" },
 ]
 
 export const pageLimit = 20

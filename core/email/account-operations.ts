@@ -158,7 +158,12 @@ export const emailAccountOperations = [
     answer: { status: 200, envelope: "data" },
     parameters: [
       application,
-      queryParameter("q", "Part of the recipient, the subject or the reference (any case), at most 100 characters"),
+      queryParameter(
+        "q",
+        "At most 100 characters, any case. Holding `@`: the recipients starting with it (an address or its start). " +
+          "Without three letters or digits in a row: the recipients and references starting with it. Otherwise: " +
+          "a part of the recipient, the subject or the reference",
+      ),
       queryParameter("status", `One of ${listStatuses.join(", ")} (\`undelivered\`: bounced or failed)`),
       queryParameter("domain", "A sender domain's id"),
       ...listParameters,

@@ -8,6 +8,15 @@ export interface Job {
    * simulated-clock advance jumps from one due time to the next, so a store at rest moves 90 days at once.
    */
   readonly nextDue: Effect.Effect<Option.Option<number>>
+  /**
+   * For the simulated clock's advance from `since` to `until`, which takes no real time (nothing outside the
+   * platform changes during it: no request, no simulator's record): when the job next has work whose outcome can
+   * differ from what its runs since `since` found, or its last due time by `until` (so that it ends the advance as
+   * if it had run at each). Absent: `nextDue`. A job that polls the outside world (the e-mail domains' DNS check
+   * every 10 minutes) runs once for what changed before the advance, then only when its own deadlines fall and at
+   * its last poll: a 72-hour move checks a pending domain 3 times, not 432.
+   */
+  readonly settledDue?: (since: number, until: number) => Effect.Effect<Option.Option<number>>
   /** Runs what is due now; a no-op when nothing is. */
   readonly run: Effect.Effect<void>
   /**

@@ -76,3 +76,9 @@ export const unstorableFields = (value: unknown): Record<string, string> | undef
   }
   return found
 }
+
+/**
+ * Whether a search text has three letters or digits in a row (any script's): pg_trgm takes a trigram from such a
+ * text as a LIKE pattern's middle, and from no shorter one (the logs' `q`, adapters/sql/search.ts).
+ */
+export const hasTrigram = (q: string): boolean => /[\p{L}\p{N}]{3}/u.test(q)

@@ -50,11 +50,18 @@ export class SenderDomainsRepo extends Context.Tag("ports/SenderDomainsRepo")<Se
   readonly due: (before: Millis, limit: number) => Effect.Effect<ReadonlyArray<SenderDomain>>
   /** The earliest `checkedAt` of a pending domain. */
   readonly earliestPending: Effect.Effect<Option.Option<Millis>>
+  /**
+   * During a simulated advance from `since` to `until` (nothing outside changes): the earliest check of a pending
+   * domain that must run. A domain last checked at or before `since` (its records may have changed): `checkedAt +
+   * every`. One checked since: its first check at or after `pendingUntil` (the one that fails it), or its last due
+   * by `until` if earlier (at least `checkedAt + every`): the checks between would find what the last one found.
+   */
+  readonly earliestSettled: (since: Millis, until: Millis, every: number) => Effect.Effect<Option.Option<Millis>>
 }>() {}
 
 export interface EmailListQuery {
   readonly applicationId: ApplicationId
-  /** A part of the recipient, the subject or the reference, lower-cased; matched as text (`%`, `_` are no patterns). */
+  /** Lower-cased; what it matches depends on its shape (core/email/search.ts); `%`, `_` are no patterns. */
   readonly q: string | undefined
   readonly status: ListStatus | undefined
   /** As the query string gave it: one that is no uuid names no domain (an empty page). */

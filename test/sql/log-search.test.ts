@@ -105,34 +105,62 @@ const chatMatches = (q: string, qPhone: string | null) =>
 
 const semantics = (name: string, store: Layer.Layer<Store, unknown>) =>
   layer(store, { excludeTestServices: true, timeout: "120 seconds" })(name, (it) => {
-    describe("email.messages.list: `q` is a part of the recipient, the subject or the reference, in any case", () => {
+    describe("email.messages.list: a `q` holding `@` is an address or its start: the recipients starting with it", () => {
+      it.effect("a whole address, any case, and its start", () =>
+        Effect.gen(function* () {
+          assert.deepStrictEqual(yield* emailMatches("sara.q@example.com"), [7])
+          assert.deepStrictEqual(yield* emailMatches("sara.q@example"), [7])
+          assert.deepStrictEqual(yield* emailMatches("c1@"), [1])
+        }))
+      it.effect("an address's middle or end is not its start", () =>
+        Effect.gen(function* () {
+          assert.deepStrictEqual(yield* emailMatches("q@example.com"), [])
+          assert.deepStrictEqual(yield* emailMatches("@example.net"), [])
+        }))
+      it.effect("`%`, `_` and `\\` match themselves, not any text", () =>
+        Effect.gen(function* () {
+          assert.deepStrictEqual(yield* emailMatches("c_@"), [])
+          assert.deepStrictEqual(yield* emailMatches("%@"), [])
+          assert.deepStrictEqual(yield* emailMatches("c\\@"), [])
+        }))
+    })
+
+    describe("email.messages.list: a `q` without three letters or digits in a row: the recipients and references starting with it", () => {
+      it.effect("the start of a recipient or of a reference, any case", () =>
+        Effect.gen(function* () {
+          assert.deepStrictEqual(yield* emailMatches("c1"), [1])
+          assert.deepStrictEqual(yield* emailMatches("pa"), [6, 5])
+          assert.deepStrictEqual(yield* emailMatches("sa"), [7])
+        }))
+      it.effect("a part of a subject, or a middle, is not a start", () =>
+        Effect.gen(function* () {
+          assert.deepStrictEqual(yield* emailMatches("50"), [])
+          assert.deepStrictEqual(yield* emailMatches("_"), [])
+          assert.deepStrictEqual(yield* emailMatches("to"), [])
+        }))
+    })
+
+    describe("email.messages.list: any other `q` is a part of the recipient, the subject or the reference, in any case", () => {
       it.effect("`%` and `_` match themselves, not any text", () =>
         Effect.gen(function* () {
           assert.deepStrictEqual(yield* emailMatches("50% off"), [1])
           assert.deepStrictEqual(yield* emailMatches("file_name"), [3])
-          assert.deepStrictEqual(yield* emailMatches("_"), [3])
-          assert.deepStrictEqual(yield* emailMatches("%"), [1])
         }))
       it.effect("`\\` matches itself", () =>
         Effect.gen(function* () {
           assert.deepStrictEqual(yield* emailMatches("path\\to"), [5])
-          assert.deepStrictEqual(yield* emailMatches("\\"), [5])
         }))
-      it.effect("any case of the stored text: a lower-cased `q` finds it", () =>
+      it.effect("any case of the stored text: a lower-cased `q` finds it, in any of the three fields", () =>
         Effect.gen(function* () {
           assert.deepStrictEqual(yield* emailMatches("to\\order"), [5])
           assert.deepStrictEqual(yield* emailMatches("order"), [6, 5])
-          assert.deepStrictEqual(yield* emailMatches("sara.q@example"), [7])
-        }))
-      it.effect("fewer than three letters (no trigram) match as well", () =>
-        Effect.gen(function* () {
-          assert.deepStrictEqual(yield* emailMatches("50"), [2, 1])
-          assert.deepStrictEqual(yield* emailMatches("q@"), [7])
+          assert.deepStrictEqual(yield* emailMatches("example.com"), [7])
+          assert.deepStrictEqual(yield* emailMatches("filexname"), [4])
         }))
       it.effect("a line break matches inside one field, never across two", () =>
         Effect.gen(function* () {
           assert.deepStrictEqual(yield* emailMatches("one\nline"), [8])
-          assert.deepStrictEqual(yield* emailMatches("c8@example.net\nline"), [])
+          assert.deepStrictEqual(yield* emailMatches("example.net\nline"), [])
           assert.deepStrictEqual(yield* emailMatches("example.net\nyour file"), [])
         }))
       it.effect("text that is no part of any field matches nothing", () =>
@@ -211,23 +239,56 @@ const seed = (app: ApplicationId) =>
 const plans = (name: string, store: Layer.Layer<Store | SqlClient.SqlClient, unknown>) =>
   layer(store, { excludeTestServices: true, timeout: "300 seconds" })(name, (it) => {
     const app = uuid() as ApplicationId
-    const emailPage = (q: string) =>
+    const emailPage = (q: string | undefined) =>
       listStatement({ applicationId: app, q, status: undefined, domainId: undefined, limit: 21, after: undefined })
     const chatPage = (q: string, qPhone: string | null) =>
       logStatement({ applicationId: app, q, qPhone, outcomes: null, after: null, limit: 21 })
 
     it.effect("seeded: 50,000 messages and conversations of one application", () => seed(app), 300_000)
 
-    describe("a rare `q` of three letters or more reads the trigram index (email/0002, chat/0006)", () => {
-      it.effect("email: a reference one message of 50,000 has", () =>
+    describe("email.messages.list: each shape of `q` is read through an index (core/email/search.ts)", () => {
+      it.effect("no `q`: the newest-first index", () =>
         Effect.gen(function* () {
-          assert.include(yield* indexesRead(emailPage("rare-zxqv")), "email_messages_search")
+          assert.deepStrictEqual(yield* indexesRead(emailPage(undefined)), ["email_messages_list"])
         }))
-      it.effect("chat: a name one conversation of 50,000 has, by a person who does not manage contacts", () =>
+      it.effect("an address's start one customer in 5,000 has: the recipients' btree, never the trigram index", () =>
+        Effect.gen(function* () {
+          const read = yield* indexesRead(emailPage("customer4711@"))
+          assert.deepStrictEqual(read, ["email_messages_recipient"])
+        }))
+      it.effect("a whole address: the recipients' btree", () =>
+        Effect.gen(function* () {
+          assert.deepStrictEqual(yield* indexesRead(emailPage("customer123@mail.sa")), ["email_messages_recipient"])
+        }))
+      it.effect("an address nobody has: the recipients' btree", () =>
+        Effect.gen(function* () {
+          assert.deepStrictEqual(yield* indexesRead(emailPage("nobody@nowhere.sa")), ["email_messages_recipient"])
+        }))
+      it.effect("two characters nothing starts with: the recipients' and references' btrees, not every row", () =>
+        Effect.gen(function* () {
+          const read = yield* indexesRead(emailPage("q_"))
+          assert.sameMembers(read, ["email_messages_recipient", "email_messages_reference"])
+        }))
+      it.effect("two characters every recipient starts with: the newest-first index, which stops at the page", () =>
+        Effect.gen(function* () {
+          assert.deepStrictEqual(yield* indexesRead(emailPage("cu")), ["email_messages_list"])
+        }))
+      it.effect("a rare part (a reference one message of 50,000 has): the trigram index", () =>
+        Effect.gen(function* () {
+          assert.deepStrictEqual(yield* indexesRead(emailPage("rare-zxqv")), ["email_messages_search"])
+        }))
+      it.effect("a part every message has: the newest-first index, which stops at the page", () =>
+        Effect.gen(function* () {
+          assert.deepStrictEqual(yield* indexesRead(emailPage("mail.sa")), ["email_messages_list"])
+        }))
+    })
+
+    describe("chat: a rare `q` of three letters or more reads the trigram index (chat/0006)", () => {
+      it.effect("a name one conversation of 50,000 has, by a person who does not manage contacts", () =>
         Effect.gen(function* () {
           assert.include(yield* indexesRead(chatPage("quraishi", null)), "chat_conversations_name_search")
         }))
-      it.effect("chat: a name or a number, by a person who manages contacts: both indexes", () =>
+      it.effect("a name or a number, by a person who manages contacts: both indexes", () =>
         Effect.gen(function* () {
           const read = yield* indexesRead(chatPage("quraishi", "quraishi"))
           assert.include(read, "chat_conversations_name_search")
@@ -235,19 +296,8 @@ const plans = (name: string, store: Layer.Layer<Store | SqlClient.SqlClient, unk
         }))
     })
 
-    describe("a common `q` reads the newest-first index, which stops at the page's end", () => {
-      it.effect("email: a domain every message has", () =>
-        Effect.gen(function* () {
-          assert.deepStrictEqual(yield* indexesRead(emailPage("mail.sa")), ["email_messages_list"])
-        }))
-    })
-
-    describe("a `q` of fewer than three letters gives no trigram: the newest-first scan, never the trigram index", () => {
-      it.effect("email", () =>
-        Effect.gen(function* () {
-          assert.notInclude(yield* indexesRead(emailPage("zq")), "email_messages_search")
-        }))
-      it.effect("chat", () =>
+    describe("chat: a `q` of fewer than three letters gives no trigram: the newest-first scan, never the trigram index", () => {
+      it.effect("two letters", () =>
         Effect.gen(function* () {
           const read = yield* indexesRead(chatPage("zq", "zq"))
           assert.notInclude(read, "chat_conversations_name_search")

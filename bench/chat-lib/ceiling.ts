@@ -10,6 +10,7 @@ import { PGlite, types as PgliteTypes } from "@electric-sql/pglite"
 import { randomUUID } from "node:crypto"
 import { Effect, Redacted } from "effect"
 import { migrate } from "../../adapters/sql/migrate.ts"
+import { pgliteExtensions } from "../../adapters/sql/pglite-client.ts"
 import { products } from "../../adapters/products.ts"
 import { type Conversation, messageText, step } from "../../core/chat/conversation.ts"
 import type { Millis } from "../../core/shared/brands.ts"
@@ -221,7 +222,7 @@ export const openPgCeiling = async (url: string, prepared: boolean): Promise<Cei
 }
 
 export const openPgliteCeiling = async (): Promise<Ceiling> => {
-  const raw = new PGlite("memory://", { parsers: { [PgliteTypes.INT8]: int8 } })
+  const raw = new PGlite("memory://", { parsers: { [PgliteTypes.INT8]: int8 }, extensions: pgliteExtensions })
   await raw.waitReady
   await Effect.runPromise(Effect.provide(migrate(products), pgliteSqlClient(raw)))
   const db = pgliteDb(raw)

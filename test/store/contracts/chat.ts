@@ -262,6 +262,27 @@ export const contract = (it: It, options: ContractOptions) => {
       assert.deepStrictEqual(yield* repo.ongoingOf(c.applicationId, 10), [])
     }))
 
+  it.effect("chat conversations: the hand-overs (ended team) of an application at or after a time, counted", () =>
+    Effect.gen(function* () {
+      const repo = yield* ChatConversationsRepo
+      const app = uuid() as ApplicationId
+      const ended = (outcome: ChatConversation["outcome"], endedAt: number, applicationId = app) =>
+        conversation({ applicationId, outcome, endedAt: endedAt as Millis, phone: `+96650${uuid().slice(0, 7)}` })
+      for (
+        const c of [
+          ended("team", 1_000),
+          ended("team", 2_000),
+          ended("team", 3_000),
+          ended("answered", 3_000),
+          ended("team", 3_000, uuid() as ApplicationId),
+        ]
+      ) yield* repo.save(c)
+      yield* repo.save(conversation({ applicationId: app }))
+      assert.strictEqual(yield* repo.handedOverSince(app, 0 as Millis), 3)
+      assert.strictEqual(yield* repo.handedOverSince(app, 2_000 as Millis), 2)
+      assert.strictEqual(yield* repo.handedOverSince(app, 3_001 as Millis), 0)
+    }))
+
   it.effect("chat conversations: the log newest first, paged, filtered by outcome and by name or phone", () =>
     Effect.gen(function* () {
       const repo = yield* ChatConversationsRepo

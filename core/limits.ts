@@ -64,6 +64,11 @@ export const Chat = {
   logRetentionMs: 90 * 24 * 60 * 60_000,
   /** A conversation without a customer message this long ends `expired` (DECISIONS 9.3). */
   conversationSilenceMs: 24 * 60 * 60_000,
+  /**
+   * A hand-over to the team (a conversation ended `team`) keeps one active member busy this long: `after_hours`
+   * counts a member free while the team's active members outnumber its hand-overs this recent (docs/decisions.md).
+   */
+  handoverBusyMs: 30 * 60_000,
   /** A team member is invited again no sooner than this after the last invitation (DECISIONS 9.4 `invite_wait`). */
   inviteWaitMs: 5 * 60_000,
   /** The platform's own address its team invitations come from (docs/decisions.md, "Chat team"). */

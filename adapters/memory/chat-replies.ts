@@ -31,12 +31,19 @@ export const ChatRepliesRepoMemory = Layer.effect(
     }
     const plain = ({ seq: _s, claimedUntil: _c, ...reply }: Held): ChatReply => reply
     return {
-      append: (replies) =>
-        db.write((t, record) =>
+      append: (replies, claimUntil) =>
+        db.write((t, record) => {
+          const claimed = claimUntil !== undefined && replies.length > 0 && head(t, replies[0]) === undefined
           replies.forEach((r) =>
-            setIn(t.chatReplies, r.id, { ...r, seq: t.chatReplySeq.next++, claimedUntil: null }, record)
+            setIn(
+              t.chatReplies,
+              r.id,
+              { ...r, seq: t.chatReplySeq.next++, claimedUntil: claimed ? claimUntil : null },
+              record,
+            )
           )
-        ),
+          return claimed
+        }),
       claimHead: (q, now, until) =>
         db.write((t, record) => {
           const h = head(t, q)

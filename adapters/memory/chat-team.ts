@@ -4,6 +4,7 @@ import type { TeamMember, TokenHolderMember } from "../../core/chat/team.ts"
 import type { Role } from "../../core/keys/model.ts"
 import type { AccountId } from "../../core/shared/brands.ts"
 import { ChatTeamRepo, type TeamPosition } from "../../ports/store/chat-team.ts"
+import { accountTables } from "./accounts.ts"
 import { credentialTables } from "./credentials.ts"
 import { deleteIn, memoryTables, setIn, type TablesOf, violation } from "./db.ts"
 
@@ -11,7 +12,7 @@ export const chatTeamTables = () => ({
   chatTeam: new Map<string, TeamMember>(),
 })
 
-type Tables = TablesOf<[typeof chatTeamTables, typeof credentialTables]>
+type Tables = TablesOf<[typeof chatTeamTables, typeof credentialTables, typeof accountTables]>
 
 const rank: Readonly<Record<Role, number>> = { owner: 3, admin: 2, agent: 1 }
 
@@ -40,8 +41,17 @@ const sameContact = (a: TeamMember, b: TeamMember) =>
 
 export const ChatTeamRepoMemory = Layer.effect(
   ChatTeamRepo,
-  Effect.map(memoryTables(chatTeamTables, credentialTables), (db) => ({
+  Effect.map(memoryTables(chatTeamTables, credentialTables, accountTables), (db) => ({
     holders: (accountId) => db.read((t) => holdersOf(t, accountId)),
+    activeCount: (applicationId) =>
+      db.read((t) => {
+        const accountId = t.applications.get(applicationId)?.accountId
+        const holders = accountId === undefined ? [] : holdersOf(t, accountId)
+        const holderEmails = new Set(holders.flatMap((h) => (h.email === null ? [] : [h.email])))
+        return holders.length + [...t.chatTeam.values()].filter((m) =>
+          m.applicationId === applicationId && m.status === "active" && (m.email === null || !holderEmails.has(m.email))
+        ).length
+      }),
     get: (applicationId, id) =>
       db.read((t) => Option.filter(Option.fromNullable(t.chatTeam.get(id)), (m) => m.applicationId === applicationId)),
     byContact: (applicationId, contact) =>

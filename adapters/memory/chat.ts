@@ -67,6 +67,11 @@ export const ChatAttendantsRepoMemory = Layer.effect(
   ChatAttendantsRepo,
   Effect.map(memoryTables(chatTables), (db) => ({
     get: (applicationId) => db.read((t) => Option.fromNullable(t.chatAttendants.get(applicationId))),
+    // The memory store runs one transaction at a time: the customer's lock is the store's own.
+    forCustomer: (applicationId) =>
+      db.read((t) =>
+        Option.map(Option.fromNullable(t.chatAttendants.get(applicationId)), (a) => ({ ...a, draft: null }))
+      ),
     save: (a) =>
       db.write((t, record) => {
         const held = t.chatAttendants.get(a.applicationId)
@@ -107,6 +112,12 @@ export const ChatConversationsRepoMemory = Layer.effect(
         db.read((t) =>
           ongoing(t).filter((c) => c.lastCustomerAt <= before).sort((x, y) => x.lastCustomerAt - y.lastCustomerAt)
             .slice(0, limit)
+        ),
+      handedOverSince: (applicationId, since) =>
+        db.read((t) =>
+          [...t.chatConversations.values()].filter((c) =>
+            c.applicationId === applicationId && c.outcome === "team" && (c.endedAt ?? 0) >= since
+          ).length
         ),
       ongoingOf: (applicationId, limit) =>
         db.read((t) => ongoing(t).filter((c) => c.applicationId === applicationId).slice(0, limit)),

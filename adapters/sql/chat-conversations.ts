@@ -82,6 +82,12 @@ export const ChatConversationsRepoSql = Layer.effect(
           Effect.map((rows) => rows.map(toConversation)),
           Effect.orDie,
         ),
+      handedOverSince: (applicationId, since) =>
+        sql`SELECT count(*) AS n FROM chat_conversations
+          WHERE application_id = ${applicationId} AND outcome = 'team' AND ended_at >= ${since}`.pipe(
+          Effect.map((rows) => num(rows[0]?.n ?? 0)),
+          Effect.orDie,
+        ),
       ongoingOf: (applicationId, limit) =>
         sql`SELECT * FROM chat_conversations WHERE outcome = 'ongoing' AND application_id = ${applicationId}
           LIMIT ${limit}`.pipe(

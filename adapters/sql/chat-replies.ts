@@ -24,21 +24,37 @@ export const ChatRepliesRepoSql = Layer.effect(
     const heads = sql.literal(`SELECT DISTINCT ON (application_id, phone) application_id, phone, due_at, claimed_until
       FROM chat_replies ORDER BY application_id, phone, seq`)
     return {
-      // One statement: `seq` follows the order of the VALUES list.
-      append: (replies) =>
-        replies.length === 0 ? Effect.void : sql`INSERT INTO chat_replies ${
-          sql.insert(replies.map((r) => ({
-            id: r.id,
-            application_id: r.applicationId,
-            phone: r.phone,
-            conversation_id: r.conversationId,
-            message: JSON.stringify(r.message),
-            lang: r.lang,
-            created_at: r.createdAt,
-            due_at: r.dueAt,
-            attempts: r.attempts,
-          })))
-        }`.pipe(Effect.asVoid, Effect.orDie),
+      // One statement: `seq` follows the order of the VALUES list. Claimed: RETURNING's count reads the statement's
+      // snapshot, which holds none of its own rows (what was queued before them); the customer's lock, held by the
+      // caller's transaction, keeps any other step from queueing beside them, and in the rare case something was
+      // queued before, the claim is released (a second statement).
+      append: (replies, claimUntil) => {
+        if (replies.length === 0) return Effect.succeed(false)
+        const rows = replies.map((r) => ({
+          id: r.id,
+          application_id: r.applicationId,
+          phone: r.phone,
+          conversation_id: r.conversationId,
+          message: JSON.stringify(r.message),
+          lang: r.lang,
+          created_at: r.createdAt,
+          due_at: r.dueAt,
+          attempts: r.attempts,
+        }))
+        if (claimUntil === undefined) {
+          return sql`INSERT INTO chat_replies ${sql.insert(rows)}`.pipe(Effect.as(false), Effect.orDie)
+        }
+        const [{ applicationId, phone }] = replies
+        return sql`INSERT INTO chat_replies ${sql.insert(rows.map((r) => ({ ...r, claimed_until: claimUntil })))}
+          RETURNING (SELECT count(*) FROM chat_replies h WHERE h.application_id = ${applicationId}
+            AND h.phone = ${phone}) AS queued_before`.pipe(
+          Effect.flatMap((out) =>
+            num(out[0]?.queued_before) === 0 ? Effect.succeed(true) : sql`UPDATE chat_replies SET claimed_until = NULL
+              WHERE ${sql.in("id", replies.map((r) => r.id))}`.pipe(Effect.as(false))
+          ),
+          Effect.orDie,
+        )
+      },
       // The row lock makes the claim's test run again on what a concurrent claimer left: one of two gets it.
       claimHead: (q, now, until) =>
         sql`UPDATE chat_replies SET claimed_until = ${until}

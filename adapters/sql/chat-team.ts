@@ -46,6 +46,17 @@ export const ChatTeamRepoSql = Layer.effect(
           Effect.map((rows) => rows.map(toHolder)),
           Effect.orDie,
         ),
+      activeCount: (applicationId) =>
+        sql`WITH persons AS (SELECT c.member_id, lower(c.email) AS email FROM credentials c
+            JOIN applications a ON a.account_id = c.account_id
+            WHERE a.id = ${applicationId} AND c.kind = 'account_token' AND c.revoked_at IS NULL
+              AND c.member_id IS NOT NULL)
+          SELECT (SELECT count(DISTINCT member_id) FROM persons)
+            + (SELECT count(*) FROM chat_team t WHERE t.application_id = ${applicationId} AND t.status = 'active'
+              AND (t.email IS NULL OR NOT EXISTS (SELECT 1 FROM persons p WHERE p.email = t.email))) AS n`.pipe(
+          Effect.map((rows) => num(rows[0]?.n ?? 0)),
+          Effect.orDie,
+        ),
       get: (applicationId, id) =>
         sql`SELECT * FROM chat_team WHERE id = ${id} AND application_id = ${applicationId}`.pipe(
           Effect.map((rows) => first(rows, toMember)),

@@ -95,6 +95,14 @@ export const ChatAttendantsRepoSql = Layer.effect(
             select(applicationId),
           )
           : select(applicationId)).pipe(Effect.orDie),
+      // The lock first (the outer side of the join), then the attendant; no draft (up to 64 KB) to parse.
+      forCustomer: (applicationId, phone) =>
+        sql`SELECT a.application_id, a.enabled, a.mode, a.language, a.live_version, a.live_published_at, a.live_menu
+          FROM (SELECT pg_advisory_xact_lock(hashtextextended(${`chat.conversation:${applicationId}:${phone}`}, 0))) l
+          LEFT JOIN chat_attendants a ON a.application_id = ${applicationId}`.pipe(
+          Effect.map((rows) => first(rows.filter((row) => row.application_id !== null), toAttendant)),
+          Effect.orDie,
+        ),
       save: (a) =>
         sql`INSERT INTO chat_attendants (application_id, enabled, mode, language, draft_menu, draft_saved_at)
           VALUES (${a.applicationId}, ${a.enabled}, ${a.mode}, ${a.language},

@@ -10,6 +10,7 @@ import { PGlite, types as PgliteTypes } from "@electric-sql/pglite"
 import { randomUUID } from "node:crypto"
 import { Effect, Redacted } from "effect"
 import { migrate } from "../../adapters/sql/migrate.ts"
+import { pgliteExtensions } from "../../adapters/sql/pglite-client.ts"
 import { products } from "../../adapters/products.ts"
 import { type Conversation, messageText, step } from "../../core/chat/conversation.ts"
 import type { Millis } from "../../core/shared/brands.ts"
@@ -21,16 +22,13 @@ import { benchMenu, customerNumber, script } from "./platform.ts"
 
 export type { Ceiling, CeilingRun }
 
-const replyClaim = `UPDATE chat_replies SET claimed_until = $1
-  WHERE id = (SELECT h.id FROM chat_replies h WHERE h.application_id = $2 AND h.phone = $3 ORDER BY h.seq LIMIT 1)
-    AND due_at <= $4 AND (claimed_until IS NULL OR claimed_until <= $5) RETURNING *`
-
 /** The host's statements, as the adapters write them (whitespace aside), in the order it issues them. */
 export const Sql = {
   application:
     `SELECT id, account_id, name, status, external_id, paused, unpaused_at, approved_at, created_at FROM applications WHERE id = $1`,
-  attendant: `SELECT * FROM chat_attendants WHERE application_id = $1`,
-  lock: `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`,
+  attendant: `SELECT a.application_id, a.enabled, a.mode, a.language, a.live_version, a.live_published_at, a.live_menu
+    FROM (SELECT pg_advisory_xact_lock(hashtextextended($1, 0))) l
+    LEFT JOIN chat_attendants a ON a.application_id = $2`,
   ongoing: `SELECT * FROM chat_conversations WHERE application_id = $1 AND phone = $2 AND outcome = 'ongoing'`,
   save: `INSERT INTO chat_conversations (id, application_id, phone, customer_name, version, level, choices,
       outcome, collected, started_at, last_customer_at, ended_at)
@@ -39,24 +37,27 @@ export const Sql = {
       choices = EXCLUDED.choices, outcome = EXCLUDED.outcome, collected = EXCLUDED.collected,
       last_customer_at = EXCLUDED.last_customer_at, ended_at = EXCLUDED.ended_at`,
   queue:
-    `INSERT INTO chat_replies ("id","application_id","phone","conversation_id","message","lang","created_at","due_at","attempts") VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)`,
-  claim: replyClaim,
+    `INSERT INTO chat_replies ("id","application_id","phone","conversation_id","message","lang","created_at","due_at","attempts","claimed_until") VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)
+    RETURNING (SELECT count(*) FROM chat_replies h WHERE h.application_id = $11 AND h.phone = $12) AS queued_before`,
   logSend: `INSERT INTO sim_chat_sent (id, application_id, "to", template, lang, text, sent_at)
     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
   sent: `DELETE FROM chat_replies WHERE id = $1`,
 } as const
 
-/** One message's statements: a step that replies has 11 (BEGIN and COMMIT with them), one that does not 7. */
+/**
+ * One message's statements: a step that replies (each of the script's: the hand-over sends its notice) has 9 (BEGIN
+ * and COMMIT with them), one that does not 6. The reply is queued claimed (the customer had nothing queued), so no
+ * claim follows the commit.
+ */
 export const messageStatements = (replies: boolean): ReadonlyArray<string> => [
   Sql.application,
   "BEGIN",
   Sql.attendant,
-  Sql.lock,
   Sql.ongoing,
   Sql.save,
   ...(replies ? [Sql.queue] : []),
   "COMMIT",
-  ...(replies ? [Sql.claim, Sql.logSend, Sql.sent] : []),
+  ...(replies ? [Sql.logSend, Sql.sent] : []),
 ]
 
 interface Seed {
@@ -112,8 +113,7 @@ const message = async (db: Db, s: Seed, from: string, m: (typeof script)[number]
   if (app === undefined) throw new Error("ceiling: no application")
   const newId = randomUUID()
   const messages = await db.transaction(async (q) => {
-    const [a] = await q("attendant", Sql.attendant, [s.applicationId])
-    await q("lock", Sql.lock, [`chat.conversation:${s.applicationId}:${from}`])
+    const [a] = await q("attendant", Sql.attendant, [`chat.conversation:${s.applicationId}:${from}`, s.applicationId])
     const [held] = await q("ongoing", Sql.ongoing, [s.applicationId, from])
     const menu = JSON.parse(a.live_menu)
     const done = step(
@@ -152,18 +152,29 @@ const message = async (db: Db, s: Seed, from: string, m: (typeof script)[number]
     ])
     const ids = done.messages.map(() => randomUUID())
     for (const [i, out] of done.messages.entries()) {
-      await q("queue", Sql.queue, [ids[i], s.applicationId, from, c.id, JSON.stringify(out), "ar", now, now, 0])
+      const [queued] = await q("queue", Sql.queue, [
+        ids[i],
+        s.applicationId,
+        from,
+        c.id,
+        JSON.stringify(out),
+        "ar",
+        now,
+        now,
+        0,
+        now + 60_000,
+        s.applicationId,
+        from,
+      ])
+      if (Number(queued.queued_before) !== 0) throw new Error("ceiling: a reply was queued before")
     }
-    return done.messages
+    return done.messages.map((out, i) => ({ id: ids[i], out }))
   })
-  // The step's replies in order, the queue's head claimed each time, up to the step's last.
-  for (const _ of messages) {
+  // The step's replies in order, queued claimed: sent, then deleted.
+  for (const { id, out } of messages) {
     const at = Date.now()
-    const [head] = await db.query("claim", Sql.claim, [at + 60_000, s.applicationId, from, at, at])
-    if (head === undefined) return
-    const out = JSON.parse(head.message)
-    await db.query("logSend", Sql.logSend, [head.id, s.applicationId, from, "attendant", "ar", messageText(out), at])
-    await db.query("sent", Sql.sent, [head.id])
+    await db.query("logSend", Sql.logSend, [id, s.applicationId, from, "attendant", "ar", messageText(out), at])
+    await db.query("sent", Sql.sent, [id])
   }
 }
 
@@ -211,7 +222,7 @@ export const openPgCeiling = async (url: string, prepared: boolean): Promise<Cei
 }
 
 export const openPgliteCeiling = async (): Promise<Ceiling> => {
-  const raw = new PGlite("memory://", { parsers: { [PgliteTypes.INT8]: int8 } })
+  const raw = new PGlite("memory://", { parsers: { [PgliteTypes.INT8]: int8 }, extensions: pgliteExtensions })
   await raw.waitReady
   await Effect.runPromise(Effect.provide(migrate(products), pgliteSqlClient(raw)))
   const db = pgliteDb(raw)

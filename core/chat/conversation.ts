@@ -53,8 +53,10 @@ export interface Situation {
   readonly now: Millis
   readonly enabled: boolean
   readonly mode: "always" | "after_hours"
-  /** Whether a team member is free: `after_hours` answers only when none is (there is no team yet: false). */
+  /** Whether a team member is free (`teamFree` below): `after_hours` answers only when none is. */
   readonly teamFree: boolean
+  /** The attendant's language (`ar` when not given): the hand-over's notice is written in it. */
+  readonly language?: "ar" | "en" | "auto" | undefined
   /** The live version, which a new conversation starts with. */
   readonly live: { readonly version: number; readonly menu: unknown } | null
   /** The menu of the conversation's own version (for an ongoing one). */
@@ -121,6 +123,26 @@ const finished = (c: Conversation, messages: ReadonlyArray<OutMessage> = []): St
   conversation: c,
   messages,
   ended: c,
+})
+
+/**
+ * Whether a member of the team is free (the spec has no presence; docs/decisions.md "after_hours"): each hand-over
+ * of the last `Chat.handoverBusyMs` keeps one active member busy, so one is free while the active members
+ * outnumber those hand-overs.
+ */
+export const teamFree = (activeMembers: number, recentHandOvers: number): boolean => activeMembers > recentHandOvers
+
+/** The hand-over's notice to the customer, by the attendant's language (`auto`: as the tapped choice's title reads). */
+export const handOverNotices = {
+  ar: "شكراً لك، سيرد عليك أحد أعضاء فريقنا قريباً.",
+  en: "Thank you. A member of our team will answer you shortly.",
+} as const
+
+export const handOverNotice = (language: Situation["language"], title: string): OutMessage => ({
+  text: language === "en" || (language === "auto" && !/[\u0600-\u06FF]/.test(title))
+    ? handOverNotices.en
+    : handOverNotices.ar,
+  choices: [],
 })
 
 /** Whether the attendant answers a new customer now: on, a version live, and in `after_hours` no one free. */
@@ -206,7 +228,7 @@ const inbound = (c: Conversation, e: Extract<Event, { _tag: "Inbound" }>, s: Sit
     case "answer":
       return finished(end(withTap, "answered", s.now), [{ text: String(tapped.action.text), choices: [] }])
     case "team":
-      return finished(end(withTap, "team", s.now))
+      return finished(end(withTap, "team", s.now), [handOverNotice(s.language, tapped.title)])
     default:
       return finished(end(withTap, "assistant", s.now))
   }

@@ -9,6 +9,7 @@ import { Clock, Effect, Option } from "effect"
 import { Secrets } from "../../ports/secrets.ts"
 import { ChatAttendantsRepo, type ChatConversation, ChatConversationsRepo } from "../../ports/store/chat.ts"
 import { ChatRepliesRepo } from "../../ports/store/chat-replies.ts"
+import { ChatTeamRepo } from "../../ports/store/chat-team.ts"
 import { Transactor } from "../../ports/store/transactor.ts"
 import { keysetPage } from "../accounts/lists.ts"
 import { Chat as Limits, Retention } from "../limits.ts"
@@ -21,11 +22,13 @@ import { maskForEvents } from "../notifications/wire.ts"
 import {
   endedOutcomes,
   type Event,
+  expiresAt,
   type OutcomeFilter,
   type OutMessage,
   silenceMillis,
   type Situation,
   step,
+  teamFree,
 } from "./conversation.ts"
 import type { Attendant } from "./model.ts"
 import { queued, Replies } from "./replies.ts"
@@ -76,19 +79,35 @@ export class Conversations extends Effect.Service<Conversations>()("core/Convers
     const conversations = yield* ChatConversationsRepo
     const secrets = yield* Secrets
     const replies = yield* ChatRepliesRepo
+    const team = yield* ChatTeamRepo
     const sender = yield* Replies
     const cursors = yield* makeCursors
     const now = Effect.map(Clock.currentTimeMillis, (ms) => ms as Millis)
 
-    /** The attendant as the engine sees it; no team exists yet, so no member is ever free. */
-    const situationOf = (a: Attendant | null, at: Millis, menu: unknown): Situation => ({
+    /** The attendant as the engine sees it; `free`: whether a team member is free (asked only when it matters). */
+    const situationOf = (a: Attendant | null, at: Millis, menu: unknown, free: boolean): Situation => ({
       now: at,
       enabled: a?.enabled ?? false,
       mode: a?.mode ?? "always",
-      teamFree: false,
+      teamFree: free,
+      language: a?.language ?? "ar",
       live: a?.live ?? null,
       menu,
     })
+
+    /**
+     * Whether a team member is free, read only when the answer decides something: an `after_hours` attendant that
+     * is on and live, and a message that would start a conversation (none ongoing, or the ongoing one expired).
+     */
+    const freeFor = (a: Attendant | null, held: ChatConversation | null, at: Millis, event: Event) =>
+      a === null || a.mode !== "after_hours" || !a.enabled || a.live === null || event._tag !== "Inbound" ||
+        (held !== null && at < expiresAt(held))
+        ? Effect.succeed(false)
+        : Effect.zipWith(
+          team.activeCount(a.applicationId),
+          conversations.handedOverSince(a.applicationId, (at - Limits.handoverBusyMs) as Millis),
+          teamFree,
+        )
 
     /** The menu of the version the conversation began with (kept among the versions). */
     const menuOf = (a: Attendant | null, held: ChatConversation | null) =>
@@ -113,24 +132,32 @@ export class Conversations extends Effect.Service<Conversations>()("core/Convers
         const at = yield* now
         const newId = yield* secrets.uuid
         return yield* tx.withTransaction(Effect.gen(function* () {
-          const a = Option.getOrNull(yield* attendants.get(applicationId))
-          const held = Option.getOrNull(yield* conversations.ongoing(applicationId, phone, true))
-          const s = step(held, event, situationOf(a, at, yield* menuOf(a, held)), phone, newId)
+          // The customer's lock, then the attendant, in one round trip; their ongoing conversation after the lock.
+          const a = Option.getOrNull(yield* attendants.forCustomer(applicationId, phone))
+          const held = Option.getOrNull(yield* conversations.ongoing(applicationId, phone))
+          const free = yield* freeFor(a, held, at, event)
+          const s = step(held, event, situationOf(a, at, yield* menuOf(a, held), free), phone, newId)
           const conversation = yield* persist(applicationId, held, s)
           const language = a?.language ?? "ar"
           // The replies leave with the step or not at all: queued in its transaction.
           const by = s.conversation ?? s.ended
           const ids = by === null ? [] : yield* Effect.forEach(s.messages, () => secrets.uuid)
-          if (ids.length > 0) {
-            yield* replies.append(
-              queued({ applicationId, phone, conversationId: by!.id, lang: language }, s.messages, ids, at),
-            )
-          }
-          return { handled: { conversation, messages: s.messages, language } satisfies Handled, last: ids.at(-1) }
+          const rows = ids.length === 0
+            ? []
+            : queued({ applicationId, phone, conversationId: by!.id, lang: language }, s.messages, ids, at)
+          // Queued claimed by this request when nothing of the customer's waits before them (no claim to make after).
+          const claimed = rows.length > 0 && (yield* replies.append(rows, (at + Limits.replyClaimMs) as Millis))
+          return { handled: { conversation, messages: s.messages, language } satisfies Handled, rows, claimed }
         }))
       }).pipe(
         // Then sent at once, in order, through the network (a failure is tried again by the delivery job).
-        Effect.tap(({ last }) => last === undefined ? Effect.void : sender.deliver(applicationId, phone, last)),
+        Effect.tap(({ claimed, rows }) =>
+          rows.length === 0
+            ? Effect.void
+            : claimed
+            ? sender.deliverClaimed(rows)
+            : sender.deliver(applicationId, phone, rows[rows.length - 1].id)
+        ),
         Effect.map(({ handled }) => handled),
       )
 

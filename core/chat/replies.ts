@@ -3,7 +3,8 @@
  * customer's conversation queues its messages in the step's transaction (core/chat/conversations.ts); then they
  * leave in order through the network's session send. Whoever claims the head of a customer's queue sends it (the
  * request that queued it, at once; the delivery job after a failure): a claim is held 60 s, so two senders never
- * send one reply, and a sent reply is deleted. A refusal or no answer tries again later (5 s, doubling up to an
+ * send one reply, and a sent reply is deleted. A step whose customer had nothing queued queues its replies claimed
+ * already (one statement fewer: `deliverClaimed`). A refusal or no answer tries again later (5 s, doubling up to an
  * hour, 10 attempts), and the customer's later replies wait behind it.
  */
 import { Clock, Effect, Either, Option } from "effect"
@@ -63,6 +64,28 @@ export class Replies extends Effect.Service<Replies>()("core/ChatReplies", {
       })
 
     /**
+     * One claimed reply sent: deleted once sent or given up (true: the next may go), else due again later (false).
+     */
+    const attempt = (r: ChatReply, at: Millis) =>
+      Effect.gen(function* () {
+        const sent = yield* Effect.either(sendOne(r))
+        if (Either.isRight(sent)) {
+          yield* repo.remove(r.id)
+          return true
+        }
+        const attempts = r.attempts + 1
+        if (attempts >= Limits.replyAttempts) {
+          yield* Effect.logWarning(
+            `chat: the attendant's reply ${r.id} was refused ${attempts} times (${sent.left.providerCode}); given up`,
+          )
+          yield* repo.remove(r.id)
+          return true
+        }
+        yield* repo.retryAt(r.id, (at + retryDelay(attempts)) as Millis, attempts)
+        return false
+      })
+
+    /**
      * Sends a customer's queue in order while its head can be claimed; stops at a failure (tried again later), or
      * once `last` is sent: what queues behind it is a later step's, which sends it itself.
      */
@@ -72,24 +95,21 @@ export class Replies extends Effect.Service<Replies>()("core/ChatReplies", {
         const head = yield* repo.claimHead(q, at, (at + Limits.replyClaimMs) as Millis)
         if (Option.isNone(head)) return
         const r = head.value
-        const sent = yield* Effect.either(sendOne(r))
-        if (Either.isRight(sent)) {
-          yield* repo.remove(r.id)
-          if (r.id === last) return
-          continue
-        }
-        const attempts = r.attempts + 1
-        if (attempts >= Limits.replyAttempts) {
-          yield* Effect.logWarning(
-            `chat: the attendant's reply ${r.id} was refused ${attempts} times (${sent.left.providerCode}); given up`,
-          )
-          yield* repo.remove(r.id)
-          continue
-        }
-        yield* repo.retryAt(r.id, (at + retryDelay(attempts)) as Millis, attempts)
-        return
+        if (!(yield* attempt(r, at)) || r.id === last) return
       }
     })
+
+    /**
+     * A step's replies queued claimed by the step (nothing of the customer's before them): sent in order with no
+     * claim to make; a failure releases that one (due again later) and leaves the rest behind it.
+     */
+    const deliverClaimed = Effect.fn("ChatReplies.deliverClaimed", untracedStacks)(
+      function* (replies: ReadonlyArray<ChatReply>) {
+        for (const r of replies) {
+          if (!(yield* attempt(r, yield* now))) return
+        }
+      },
+    )
 
     /** The delivery job: every queue whose head is due (a batch at a time, until none is). */
     const deliverDue = Effect.fn("ChatReplies.deliverDue", untracedStacks)(function* () {
@@ -104,6 +124,6 @@ export class Replies extends Effect.Service<Replies>()("core/ChatReplies", {
     const deliver = (applicationId: ApplicationId, phone: SaudiMobile, last: string) =>
       deliverTo({ applicationId, phone }, last)
 
-    return { deliver, deliverDue, earliestDue: repo.earliestDue } as const
+    return { deliver, deliverClaimed, deliverDue, earliestDue: repo.earliestDue } as const
   }),
 }) {}

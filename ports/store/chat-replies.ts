@@ -29,8 +29,13 @@ export interface ReplyQueue {
 }
 
 export class ChatRepliesRepo extends Context.Tag("ports/ChatRepliesRepo")<ChatRepliesRepo, {
-  /** Queues replies after every reply already queued for their customers, in the order given. */
-  readonly append: (replies: ReadonlyArray<ChatReply>) => Effect.Effect<void>
+  /**
+   * Queues replies after every reply already queued for their customers, in the order given. `claimUntil` (replies
+   * of one customer): they are queued claimed by the caller until then, and answer true, when nothing of their
+   * customer's was queued before them (the caller then sends them in order with no claim of its own); otherwise,
+   * false, unclaimed (`claimHead` takes them in turn).
+   */
+  readonly append: (replies: ReadonlyArray<ChatReply>, claimUntil?: Millis) => Effect.Effect<boolean>
   /**
    * Claims the head of a customer's queue until `until`: none when the queue is empty, its head is not due at
    * `now`, or another holds its claim. Two claimers at once: one gets it.

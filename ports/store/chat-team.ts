@@ -15,6 +15,11 @@ export interface TeamPosition {
 export class ChatTeamRepo extends Context.Tag("ports/ChatTeamRepo")<ChatTeamRepo, {
   /** The persons of the account's tokens that are not revoked, one each (by `member_id`), oldest first. */
   readonly holders: (accountId: AccountId) => Effect.Effect<ReadonlyArray<TokenHolderMember>>
+  /**
+   * How many of the application's team are active: the persons of its account's tokens that are not revoked and
+   * the members who opened their invitation, a member whose e-mail is a token's person's counted once.
+   */
+  readonly activeCount: (applicationId: ApplicationId) => Effect.Effect<number>
   readonly get: (applicationId: ApplicationId, id: string) => Effect.Effect<Option.Option<TeamMember>>
   /** The member of the application added with this e-mail (lower-cased) or mobile. */
   readonly byContact: (applicationId: ApplicationId, contact: Contact) => Effect.Effect<Option.Option<TeamMember>>

@@ -30,6 +30,12 @@ export class ChatAttendantsRepo extends Context.Tag("ports/ChatAttendantsRepo")<
    * so that two writes of one attendant (two publishes) follow each other.
    */
   readonly get: (applicationId: ApplicationId, forUpdate?: boolean) => Effect.Effect<Option.Option<Attendant>>
+  /**
+   * The application's attendant as a customer's message reads it (`draft` left out: null), in the one round trip
+   * that first takes the customer's lock, held until the transaction ends, so that two messages of one customer
+   * follow each other (their ongoing conversation is read after it).
+   */
+  readonly forCustomer: (applicationId: ApplicationId, phone: string) => Effect.Effect<Option.Option<Attendant>>
   /** Writes its settings and draft (not its live version: `publish`). */
   readonly save: (attendant: Attendant) => Effect.Effect<void>
   /** Makes `live` the live version and keeps it among the versions (a conversation keeps the one it began with). */
@@ -74,6 +80,8 @@ export class ChatConversationsRepo extends Context.Tag("ports/ChatConversationsR
   readonly save: (conversation: ChatConversation) => Effect.Effect<void>
   /** Up to `limit` ongoing conversations of any application whose customer has been silent since `before`. */
   readonly silentSince: (before: Millis, limit: number) => Effect.Effect<ReadonlyArray<ChatConversation>>
+  /** How many of the application's conversations ended `team` (handed over) at or after `since`. */
+  readonly handedOverSince: (applicationId: ApplicationId, since: Millis) => Effect.Effect<number>
   /** Up to `limit` ongoing conversations of the application (switching it off ends them). */
   readonly ongoingOf: (applicationId: ApplicationId, limit: number) => Effect.Effect<ReadonlyArray<ChatConversation>>
   /** The log, newest first (`started_at`, then id). */

@@ -8,6 +8,7 @@
  * As test/notifications/cloud-platform.test.ts does, the suite makes its application on a first start (the
  * simulator's), then starts the platform again on the same PGlite directory with WHATSAPP_NUMBERS naming it.
  */
+import { handOverNotices } from "../../core/chat/conversation.ts"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -154,7 +155,14 @@ describe("interactive replies (list_reply / button_reply ids = choice ids) tap t
       },
     })
     expect((await deliver(buttonReply(from, "late", "It is late"))).status).toBe(200)
-    expect(sessionTo(from)).toHaveLength(2)
+    // The hand-over's notice, in the attendant's language (ar).
+    expect(sessionTo(from)[2]).toEqual({
+      messaging_product: "whatsapp",
+      recipient_type: "individual",
+      to: from,
+      type: "text",
+      text: { preview_url: false, body: handOverNotices.ar },
+    })
     const entry = (await logOf()).find((e) => e.choices.length === 2 && e.choices[1].id === "late")
     expect(entry).toMatchObject({
       outcome: "team",

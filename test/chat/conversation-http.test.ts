@@ -5,6 +5,7 @@
  * with its outcome (`chat.attendant.log.list`); a tap on a choice of the version the conversation started with
  * after a newer one is published (the version is pinned); and a send the network refuses, tried again, never twice.
  */
+import { handOverNotices } from "../../core/chat/conversation.ts"
 import { Effect, Option } from "effect"
 import { describe, expect, it } from "vitest"
 import { ChatRepliesRepo } from "../../ports/store/chat-replies.ts"
@@ -63,9 +64,14 @@ onEveryStore((server, store) =>
       ])
       const team = await say(s, app.id, from, { choice_id: "late" })
       expect(team.attendant).toMatchObject({ conversation_id: first.attendant.conversation_id, outcome: "team" })
-      // The hand-over sends nothing more; the clock moving on sends nothing again.
+      // The hand-over's notice, in the attendant's language (ar); the clock moving on sends nothing again.
+      expect((await inbox(s, from)).at(-1)).toMatchObject({
+        template: "attendant",
+        lang: "ar",
+        text: handOverNotices.ar,
+      })
       await advance(s, 2 * 60 * 60_000)
-      expect(await inbox(s, from)).toHaveLength(2)
+      expect(await inbox(s, from)).toHaveLength(3)
       expect(await logRow(s, account.id, app.id, first.attendant.conversation_id)).toMatchObject({
         customer_name: "Sara Ahmed",
         choices: [{ id: "orders", title: "Orders" }, { id: "late", title: "It is late" }],
@@ -130,6 +136,80 @@ onEveryStore((server, store) =>
       await advance(s, 3 * 60 * 60_000)
       expect(Option.isNone(await pending())).toBe(true)
       expect(await inbox(s, refused)).toEqual([])
+    })
+  })
+)
+
+const settings = async (s: TestServer, appKey: string, body: unknown) => {
+  const res = await s.call("PATCH", "/v1/chat/attendant/settings", { key: appKey, body })
+  expect(res.status).toBe(200)
+}
+
+/** A customer's whole way to the team: a first message, the nested menu, the hand-over. */
+const handOver = async (s: TestServer, application: string, from: string) => {
+  await say(s, application, from, { text: "hello" })
+  await say(s, application, from, { choice_id: "orders" })
+  return say(s, application, from, { choice_id: "late" })
+}
+
+onEveryStore((server, store) =>
+  describe(`${store}: "the hand-over: the customer gets a short notice through the chat network, Arabic or English per the attendant's language, recorded in the log"`, () => {
+    it("ar: the Arabic notice in the simulator's log; en: the English one; the log rows say team", async () => {
+      const s = server()
+      const { account, app, appKey } = await setupConnectedApp(s)
+      await publish(s, appKey, goodMenu())
+      const arabic = customer()
+      const handed = await handOver(s, app.id, arabic)
+      expect(handed.attendant).toMatchObject({
+        outcome: "team",
+        messages: [{ text: handOverNotices.ar, choices: [] }],
+      })
+      expect((await inbox(s, arabic)).at(-1)).toMatchObject({
+        template: "attendant",
+        lang: "ar",
+        text: handOverNotices.ar,
+      })
+      await settings(s, appKey, { language: "en" })
+      const english = customer()
+      const second = await handOver(s, app.id, english)
+      expect((await inbox(s, english)).map((m) => [m.lang, m.text]).at(-1)).toEqual(["en", handOverNotices.en])
+      expect(await inbox(s, english)).toHaveLength(3)
+      for (const r of [handed, second]) {
+        expect((await logRow(s, account.id, app.id, r.attendant.conversation_id)).outcome).toBe("team")
+      }
+    })
+  })
+)
+
+onEveryStore((server, store) =>
+  describe(`${store}: "mode after_hours (no team member free)": a member is free while the team's active members outnumber its hand-overs of the last 30 minutes`, () => {
+    it("no member: answers; one member busy with a recent hand-over: answers; free 30 minutes later: silent", async () => {
+      const s = server()
+      const { account, app, appKey } = await setupConnectedApp(s)
+      await publish(s, appKey, goodMenu())
+      await settings(s, appKey, { mode: "after_hours" })
+      // No team member at all (no token's person, no one joined): no one is free, the attendant answers.
+      const first = customer()
+      expect((await handOver(s, app.id, first)).attendant.outcome).toBe("team")
+      // A token's person is an active member of every team; the hand-over a moment ago keeps them busy.
+      await s.console("POST", `/accounts/${account.id}/account-tokens`, { email: "sara@shop.sa" })
+      const second = customer()
+      const greeted = await say(s, app.id, second, { text: "hello" })
+      expect(greeted.attendant).toMatchObject({ outcome: "ongoing" })
+      // 30 minutes and a second on: the member is free, a newcomer gets nothing from the attendant.
+      await advance(s, 30 * 60_000 + 1_000)
+      const third = customer()
+      expect((await say(s, app.id, third, { text: "hello" })).attendant).toBeNull()
+      expect(await inbox(s, third)).toEqual([])
+      // A conversation already going on goes on.
+      const answered = await say(s, app.id, second, { choice_id: "hours" })
+      expect(answered.attendant).toMatchObject({
+        conversation_id: greeted.attendant.conversation_id,
+        outcome: "answered",
+      })
+      // The same in `always`: answered whoever is free.
+      await settings(s, appKey, { mode: "always" })
+      expect((await say(s, app.id, third, { text: "hello" })).attendant).toMatchObject({ outcome: "ongoing" })
     })
   })
 )

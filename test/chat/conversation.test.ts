@@ -10,10 +10,12 @@ import {
   allChoices,
   type Conversation,
   type Event,
+  handOverNotices,
   levelChoices,
   silenceMillis,
   type Situation,
   step,
+  teamFree,
 } from "../../core/chat/conversation.ts"
 import { validMenu } from "./arbitraries.ts"
 
@@ -59,13 +61,6 @@ describe("conversation engine", () => {
       expect(step(null, hello, { ...on(menu), live: null }, phone, "c1").messages).toEqual([])
       expect(step(null, { _tag: "Inbound", text: " STOP " }, on(menu), phone, "c1").conversation).toBeNull()
     }))
-  })
-
-  it("after_hours answers only when no team member is free", () => {
-    const menu = fc.sample(validMenu, 1)[0]
-    const afterHours = { ...on(menu), mode: "after_hours" as const }
-    expect(step(null, hello, { ...afterHours, teamFree: true }, phone, "c1").conversation).toBeNull()
-    expect(step(null, hello, afterHours, phone, "c1").conversation?.outcome).toBe("ongoing")
   })
 
   it("every choice is reachable from the greeting by taps, each ending as its action says", () => {
@@ -158,5 +153,78 @@ describe("conversation engine", () => {
     expect(stop.messages).toEqual([])
     const off = step(started(menu), { _tag: "SwitchedOff" }, on(menu, t0 + 2), phone, "x")
     expect(off.ended).toMatchObject({ outcome: "stopped", endedAt: t0 + 2 })
+  })
+})
+
+describe("after_hours: the attendant answers only when no team member is free", () => {
+  it("a member is free while the active members outnumber the recent hand-overs", () => {
+    fc.assert(fc.property(fc.nat(20), fc.nat(20), (members, handOvers) => {
+      expect(teamFree(members, handOvers)).toBe(members > handOvers)
+    }))
+    expect(teamFree(0, 0)).toBe(false)
+  })
+
+  it("a first message starts a conversation in after_hours exactly when no member is free; always, whatever", () => {
+    fc.assert(fc.property(
+      validMenu,
+      fc.constantFrom("always" as const, "after_hours" as const),
+      fc.nat(6),
+      fc.nat(6),
+      (menu, mode, members, handOvers) => {
+        const free = teamFree(members, handOvers)
+        const first = step(null, hello, { ...on(menu), mode, teamFree: free }, phone, "c1")
+        const answers = mode === "always" || !free
+        expect(first.conversation === null).toBe(!answers)
+        expect(first.messages.length).toBe(answers ? 1 : 0)
+      },
+    ))
+  })
+
+  it("an ongoing conversation goes on when a member becomes free meanwhile", () => {
+    fc.assert(fc.property(validMenu, (menu) => {
+      const afterHours = { ...on(menu), mode: "after_hours" as const }
+      const c = step(null, hello, afterHours, phone, "c1").conversation!
+      const next = step(c, { _tag: "Inbound", text: "still there?" }, { ...afterHours, teamFree: true }, phone, "x")
+      expect(next.conversation).toMatchObject({ id: "c1", outcome: "ongoing" })
+      expect(next.messages).toHaveLength(1)
+    }))
+  })
+})
+
+describe("the hand-over: the customer gets a short notice, Arabic or English per the attendant's language", () => {
+  const menu = {
+    greeting: "Welcome",
+    choices: [
+      { id: "talk", title: "Talk to us", action: { type: "team" } },
+      { id: "kalam", title: "كلمنا", action: { type: "team" } },
+    ],
+  }
+  it("one notice, in the attendant's language (auto: as the tapped choice's title reads), and the end is team", () => {
+    const cases = [
+      ["ar", "talk", handOverNotices.ar],
+      ["en", "kalam", handOverNotices.en],
+      [undefined, "talk", handOverNotices.ar],
+      ["auto", "talk", handOverNotices.en],
+      ["auto", "kalam", handOverNotices.ar],
+    ] as const
+    for (const [language, id, text] of cases) {
+      const handed = step(started(menu), tap(id), { ...on(menu, t0 + 1), language }, phone, "x")
+      expect(handed.ended).toMatchObject({ outcome: "team", endedAt: t0 + 1 })
+      expect(handed.messages).toEqual([{ text, choices: [] }])
+    }
+  })
+
+  it("every team choice of any valid menu sends exactly one notice, and nothing after", () => {
+    fc.assert(fc.property(validMenu, (menu) => {
+      for (const target of allChoices(menu.choices as any).filter((c) => c.action.type === "team")) {
+        let last = step(started(menu), tap(pathTo(menu.choices, target.id)![0]), on(menu), phone, "x")
+        for (const id of pathTo(menu.choices, target.id)!.slice(1)) {
+          last = step(last.conversation, tap(id), on(menu), phone, "x")
+        }
+        expect(last.ended?.outcome).toBe("team")
+        expect(last.messages).toEqual([{ text: handOverNotices.ar, choices: [] }])
+        expect(step(last.ended, { _tag: "Tick" }, on(menu, t0 + 5), phone, "y").messages).toEqual([])
+      }
+    }))
   })
 })

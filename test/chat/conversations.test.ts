@@ -4,6 +4,7 @@
  * hours of simulated time, a STOP word, switching off, a conversation keeping its version across a publish, and
  * the account API's log (`chat.attendant.log.list`) with its filters, paging and masking.
  */
+import { handOverNotices } from "../../core/chat/conversation.ts"
 import { describe, expect, it } from "vitest"
 import { onEveryStore, type TestServer } from "../support/server.ts"
 import { goodMenu, setupConnectedApp } from "./harness.ts"
@@ -75,7 +76,7 @@ onEveryStore((server, store) =>
       await say(s, app.id, a, { choice_id: "orders" })
       expect((await say(s, app.id, a, { choice_id: "late" })).attendant).toMatchObject({
         outcome: "team",
-        messages: [],
+        messages: [{ text: handOverNotices.ar, choices: [] }],
       })
       // A message after the hand-over starts a new conversation.
       const again = await say(s, app.id, a, { text: "are you there?" })

@@ -6,7 +6,7 @@ import { assert } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import type { ChatMenu } from "../../../core/chat/menus.ts"
 import { type Attendant, newAttendant } from "../../../core/chat/model.ts"
-import type { ApplicationId, Millis } from "../../../core/shared/brands.ts"
+import type { ApplicationId, Millis, SaudiMobile } from "../../../core/shared/brands.ts"
 import {
   ChatAttendantsRepo,
   type ChatConversation,
@@ -14,6 +14,8 @@ import {
   ChatMenusRepo,
 } from "../../../ports/store/chat.ts"
 import { Transactor } from "../../../ports/store/transactor.ts"
+import { ChatRepliesRepo } from "../../../ports/store/chat-replies.ts"
+import { queued } from "../../../core/chat/replies.ts"
 import { type ContractOptions, isDefect, type It, uuid } from "../fixtures.ts"
 import { teamContract } from "../chat-team-contract.ts"
 import { chatStoresContract } from "../chat-stores-contract.ts"
@@ -160,6 +162,43 @@ export const contract = (it: It, options: ContractOptions) => {
       assert.isTrue(isDefect(yield* Effect.exit(repo.publish(app, v2))))
     }))
 
+  it.effect("chat attendants: as a customer's message reads it, in the customer's lock: the live version, no draft", () =>
+    Effect.gen(function* () {
+      const repo = yield* ChatAttendantsRepo
+      const tx = yield* Transactor
+      const app = uuid() as ApplicationId
+      assert.isTrue(Option.isNone(yield* tx.withTransaction(repo.forCustomer(app, "+966501234567"))))
+      const saved: Attendant = { ...newAttendant(app), draft: { menu: attendantMenu, savedAt: 1 as Millis } }
+      yield* repo.save(saved)
+      const v1 = { version: 1, publishedAt: 10, menu: attendantMenu }
+      yield* repo.publish(app, v1)
+      assert.deepStrictEqual(
+        yield* tx.withTransaction(repo.forCustomer(app, "+966501234567")),
+        Option.some({ ...saved, draft: null, live: v1 }),
+      )
+    }))
+
+  it.effect("chat replies: queued claimed by the step when nothing of the customer's waits before them", () =>
+    Effect.gen(function* () {
+      const repo = yield* ChatRepliesRepo
+      const q = { applicationId: uuid() as ApplicationId, phone: "+966551234567" as SaudiMobile }
+      const at = 1_000 as Millis
+      const rowsOf = (ids: ReadonlyArray<string>) =>
+        queued({ ...q, conversationId: uuid(), lang: "ar" }, ids.map((id) => ({ text: id, choices: [] })), ids, at)
+      const [a, b, c] = [uuid(), uuid(), uuid()]
+      assert.isTrue(yield* repo.append(rowsOf([a]), 61_000 as Millis))
+      // Claimed until 61 s: no one else claims it before then.
+      assert.isTrue(Option.isNone(yield* repo.claimHead(q, 2_000 as Millis, 62_000 as Millis)))
+      // Something queued before: not claimed, claimable in turn.
+      assert.isFalse(yield* repo.append(rowsOf([b, c]), 62_000 as Millis))
+      yield* repo.remove(a)
+      assert.strictEqual(Option.getOrThrow(yield* repo.claimHead(q, 2_000 as Millis, 62_000 as Millis)).id, b)
+      yield* repo.remove(b)
+      assert.strictEqual(Option.getOrThrow(yield* repo.claimHead(q, 2_000 as Millis, 62_000 as Millis)).id, c)
+      // Without `claimUntil`: never claimed.
+      assert.isFalse(yield* repo.append(rowsOf([uuid()])))
+    }))
+
   it.effect("chat attendants: a rolled-back publish leaves the live version and the versions as they were", () =>
     Effect.gen(function* () {
       const repo = yield* ChatAttendantsRepo
@@ -221,6 +260,27 @@ export const contract = (it: It, options: ContractOptions) => {
       })
       assert.deepStrictEqual(listed, ended)
       assert.deepStrictEqual(yield* repo.ongoingOf(c.applicationId, 10), [])
+    }))
+
+  it.effect("chat conversations: the hand-overs (ended team) of an application at or after a time, counted", () =>
+    Effect.gen(function* () {
+      const repo = yield* ChatConversationsRepo
+      const app = uuid() as ApplicationId
+      const ended = (outcome: ChatConversation["outcome"], endedAt: number, applicationId = app) =>
+        conversation({ applicationId, outcome, endedAt: endedAt as Millis, phone: `+96650${uuid().slice(0, 7)}` })
+      for (
+        const c of [
+          ended("team", 1_000),
+          ended("team", 2_000),
+          ended("team", 3_000),
+          ended("answered", 3_000),
+          ended("team", 3_000, uuid() as ApplicationId),
+        ]
+      ) yield* repo.save(c)
+      yield* repo.save(conversation({ applicationId: app }))
+      assert.strictEqual(yield* repo.handedOverSince(app, 0 as Millis), 3)
+      assert.strictEqual(yield* repo.handedOverSince(app, 2_000 as Millis), 2)
+      assert.strictEqual(yield* repo.handedOverSince(app, 3_001 as Millis), 0)
     }))
 
   it.effect("chat conversations: the log newest first, paged, filtered by outcome and by name or phone", () =>

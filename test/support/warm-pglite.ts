@@ -33,8 +33,8 @@ const resetOf = (sql: SqlClient.SqlClient) =>
   Effect.gen(function* () {
     const tables = (yield* sql<{ name: string }>`SELECT format('%I.%I', schemaname, tablename) AS name
       FROM pg_tables WHERE schemaname NOT IN ('pg_catalog', 'information_schema') ORDER BY 1`).map((t) => t.name)
-    const sequences = (yield* sql<{ name: string; start: string }>`SELECT format('%I.%I', schemaname, sequencename)
-      AS name, start_value::text AS start FROM pg_sequences WHERE schemaname NOT IN ('pg_catalog', 'information_schema')`)
+    const sequences = yield* sql<{ name: string; start: string }>`SELECT format('%I.%I', schemaname, sequencename)
+      AS name, start_value::text AS start FROM pg_sequences WHERE schemaname NOT IN ('pg_catalog', 'information_schema')`
     const nonEmpty = `SELECT name FROM (${
       tables.map((t) => `SELECT ${sqlString(t)} AS name WHERE EXISTS (SELECT FROM ${t})`).join(" UNION ALL ")
     }) AS t`
@@ -49,7 +49,9 @@ const resetOf = (sql: SqlClient.SqlClient) =>
       const statements = [
         "SET session_replication_role = replica",
         ...dirty.map((t) => `DELETE FROM ${t}`),
-        ...[...seeds].map(([t, rows]) => `INSERT INTO ${t} SELECT * FROM json_populate_recordset(NULL::${t}, ${sqlString(rows)})`),
+        ...[...seeds].map(([t, rows]) =>
+          `INSERT INTO ${t} SELECT * FROM json_populate_recordset(NULL::${t}, ${sqlString(rows)})`
+        ),
         ...sequences.map((s) => `SELECT setval(${sqlString(s.name)}, ${s.start}, false)`),
         "SET session_replication_role = DEFAULT",
         "SELECT pg_advisory_unlock_all()",

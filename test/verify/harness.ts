@@ -13,7 +13,7 @@ import type { Settings } from "../../adapters/config.ts"
 import { portsLayer } from "../../adapters/platform.ts"
 import { memoryStoreOf, selectedProducts, servicesOf } from "../../adapters/products.ts"
 import { PgStoreLive } from "../../adapters/sql/store.ts"
-import { freshSchema } from "../store/fixtures.ts"
+import { freshPgStore } from "../store/fixtures.ts"
 import { WarmPgliteStore } from "../support/warm-pglite.ts"
 import { Console } from "../../core/console/service.ts"
 import { authorize, type KeyPrincipal } from "../../core/pipeline/authenticate.ts"
@@ -75,7 +75,7 @@ export const testSettings: Settings = {
  * A fresh platform (empty memory store) each time it is provided: the products list folded as the platform
  * folds it (adapters/products.ts), over the memory store and a switchable SMS simulator. The SQL store instead:
  * PGlite in memory (the file's warm instance, reset to the migrated empty store: test/support/warm-pglite.ts), or
- * PostgreSQL at a URL in a schema of its own (dropped with the layer).
+ * PostgreSQL at a URL on a store of its own (cloned from the test command's template, dropped with the layer).
  */
 export const VerifyTestLayer = (store: "memory" | "pglite" | { readonly postgres: string } = "memory") => {
   const list = selectedProducts(testSettings)
@@ -84,7 +84,7 @@ export const VerifyTestLayer = (store: "memory" | "pglite" | { readonly postgres
     ? memoryStoreOf(list)
     : store === "pglite"
     ? WarmPgliteStore(list)
-    : freshSchema(store.postgres, (url) => PgStoreLive(url, list))
+    : freshPgStore(store.postgres, (url) => PgStoreLive(url, list), list)
   return servicesOf(list, testSettings, portsLayer(testSettings, storeLayer, sms))
 }
 

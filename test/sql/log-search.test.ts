@@ -17,7 +17,7 @@ import type { EmailMessage } from "../../core/email/model.ts"
 import type { AccountId, ApplicationId, Millis } from "../../core/shared/brands.ts"
 import { ChatConversationsRepo } from "../../ports/store/chat.ts"
 import { EmailMessagesRepo } from "../../ports/store/email.ts"
-import { freshSchema, uuid } from "../store/fixtures.ts"
+import { freshPgStore, uuid } from "../store/fixtures.ts"
 
 const databaseUrl = process.env.DATABASE_URL
 
@@ -310,6 +310,6 @@ semantics("memory store", MemoryStore)
 semantics("pglite (memory://)", PgliteStoreLive("memory://"))
 plans("pglite (memory://), plans", PgliteStoreLive("memory://"))
 describe.runIf(databaseUrl !== undefined)("postgres (DATABASE_URL)", () => {
-  semantics("postgres store, fresh schema", freshSchema(databaseUrl!, PgStoreLive))
-  plans("postgres store, fresh schema, plans", freshSchema(databaseUrl!, PgStoreLive))
+  semantics("postgres store, fresh database", freshPgStore(databaseUrl!, PgStoreLive))
+  plans("postgres store, fresh database, plans", freshPgStore(databaseUrl!, PgStoreLive))
 })

@@ -4,7 +4,7 @@ import { products } from "../../adapters/products.ts"
 import { MemoryStore } from "../../adapters/memory/store.ts"
 import { PgliteStoreLive, PgStoreLive } from "../../adapters/sql/store.ts"
 import { contracts, storeContract } from "./contract.ts"
-import { freshSchema } from "./fixtures.ts"
+import { freshPgStore } from "./fixtures.ts"
 
 const databaseUrl = process.env.DATABASE_URL
 
@@ -13,7 +13,7 @@ storeContract("memory store", MemoryStore, { concurrentTransactions: false })
 storeContract("pglite (memory://)", PgliteStoreLive("memory://"), { concurrentTransactions: false })
 
 describe.runIf(databaseUrl !== undefined)("postgres (DATABASE_URL)", () => {
-  storeContract("postgres store, fresh schema", freshSchema(databaseUrl!, PgStoreLive), {
+  storeContract("postgres store, fresh database", freshPgStore(databaseUrl!, PgStoreLive), {
     concurrentTransactions: true,
   })
 })

@@ -8,7 +8,9 @@ import type { Credential } from "../../core/keys/model.ts"
 import type { AccountId, ApplicationId, Halalas, KeyId, SaudiMobile, VerificationId } from "../../core/shared/brands.ts"
 import type { Verification, VerifySend } from "../../core/verify/model.ts"
 import type { Store } from "../../adapters/products.ts"
-import { withSearchPath } from "../support/pg.ts"
+import type { Migrating } from "../../adapters/sql/migrate.ts"
+import { planNames } from "../../adapters/sql/snapshot.ts"
+import { freshStore, withSearchPath } from "../support/pg.ts"
 
 export type It = Vitest.MethodsNonLive<Store, true>
 
@@ -113,3 +115,24 @@ export const freshSchema = <A, E>(url: string, use: (schemaUrl: string) => Layer
   Layer.unwrapScoped(Effect.map(freshSchemaUrl(url), use))
 
 export const isDefect = (exit: Exit.Exit<unknown, unknown>): boolean => Exit.isFailure(exit) && Cause.isDie(exit.cause)
+
+/**
+ * A layer over a migrated PostgreSQL store of its own, dropped when the layer's scope closes: a database cloned
+ * from the test command's template (test/support/pg.ts `freshStore`), or, without one or for a `list` that lacks
+ * one of its migrations, a fresh schema the layer migrates. For a store layer (`PgStoreLive`); a test of the
+ * migrations themselves or of a bare client wants `freshSchema`.
+ */
+export const freshPgStore = <A, E>(
+  url: string,
+  use: (storeUrl: string) => Layer.Layer<A, E>,
+  list?: ReadonlyArray<Migrating>,
+): Layer.Layer<A, E> =>
+  Layer.unwrapScoped(
+    Effect.map(
+      Effect.acquireRelease(
+        Effect.promise(() => freshStore(url, list === undefined ? undefined : planNames(list))),
+        (store) => Effect.tryPromise(() => store.drop()).pipe(Effect.ignore),
+      ),
+      (store) => use(store.url),
+    ),
+  )

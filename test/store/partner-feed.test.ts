@@ -19,7 +19,7 @@ import {
   VerificationLogRepo,
 } from "../../ports/store/partner-feed.ts"
 import { Transactor } from "../../ports/store/transactor.ts"
-import { account, application, freshSchema, uuid, verification } from "./fixtures.ts"
+import { account, application, freshPgStore, uuid, verification } from "./fixtures.ts"
 
 const t0 = 1_800_000_000_000
 
@@ -193,5 +193,5 @@ contract("pglite (memory://)", PgliteStoreLive("memory://"))
 
 const databaseUrl = process.env.DATABASE_URL
 describe.runIf(databaseUrl !== undefined)("postgres (DATABASE_URL)", () => {
-  contract("postgres store, fresh schema", freshSchema(databaseUrl!, PgStoreLive))
+  contract("postgres store, fresh database", freshPgStore(databaseUrl!, PgStoreLive))
 })

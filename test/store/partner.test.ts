@@ -14,7 +14,7 @@ import { AccountsRepo, ApplicationsRepo, Transactor } from "../../ports/store/mo
 import { ApplicationProfilesRepo } from "../../ports/store/accounts.ts"
 import { LogosRepo, type PartnerApplicationFilter, PartnerApplicationsRepo } from "../../ports/store/partner.ts"
 import { VerifySettingsRepo } from "../../ports/store/verify.ts"
-import { account, application, freshSchema, uuid } from "./fixtures.ts"
+import { account, application, freshPgStore, uuid } from "./fixtures.ts"
 
 const all: PartnerApplicationFilter = { status: null, externalId: null, q: null }
 
@@ -167,5 +167,5 @@ contract("pglite (memory://)", PgliteStoreLive("memory://"), false)
 
 const databaseUrl = process.env.DATABASE_URL
 describe.runIf(databaseUrl !== undefined)("postgres (DATABASE_URL)", () => {
-  contract("postgres store, fresh schema", freshSchema(databaseUrl!, PgStoreLive), true)
+  contract("postgres store, fresh database", freshPgStore(databaseUrl!, PgStoreLive), true)
 })

@@ -15,7 +15,8 @@ import type { Store } from "../../adapters/products.ts"
 import { inBatches, smsSimulatorRetention, verifyRetention } from "../../adapters/retention.ts"
 import { simulatedClockLayer } from "../../adapters/clock/simulated.ts"
 import { SqlExecutorLive } from "../../adapters/sql/executor.ts"
-import { PgliteStoreLive, PgStoreLive } from "../../adapters/sql/store.ts"
+import { PgStoreLive } from "../../adapters/sql/store.ts"
+import { WarmPgliteStore } from "../support/warm-pglite.ts"
 import { VerifyRetentionRepoSql } from "../../adapters/sql/verify-retention.ts"
 import { Idempotency, RateLimit, Retention } from "../../core/limits.ts"
 import type { EventId, Millis, SaudiMobile, VerificationId } from "../../core/shared/brands.ts"
@@ -33,7 +34,7 @@ import { Transactor } from "../../ports/store/transactor.ts"
 import { VerificationsRepo, VerifySendsRepo } from "../../ports/store/verify.ts"
 import { VerifyRetentionRepo } from "../../ports/store/verify-retention.ts"
 import { WebhookDeliveriesRepo, type WebhookDelivery } from "../../ports/store/webhook-deliveries.ts"
-import { account, application, freshSchema, send, uuid, verification } from "./fixtures.ts"
+import { account, application, freshPgStore, send, uuid, verification } from "./fixtures.ts"
 
 const hour = 3_600_000
 const day = 24 * hour
@@ -44,10 +45,10 @@ const t0 = riyadh(2026, 1, 10) + 10 * hour
 
 const stores: ReadonlyArray<readonly [string, () => Layer.Layer<Store | SqlClient.SqlClient> | Layer.Layer<Store>]> = [
   ["memory store", () => MemoryStore],
-  ["pglite (memory://)", () => PgliteStoreLive("memory://")],
+  ["pglite (memory://)", () => WarmPgliteStore()],
   ...(process.env.DATABASE_URL === undefined
     ? []
-    : [["postgres (DATABASE_URL)", () => freshSchema(process.env.DATABASE_URL!, PgStoreLive)] as const]),
+    : [["postgres (DATABASE_URL)", () => freshPgStore(process.env.DATABASE_URL!, PgStoreLive)] as const]),
 ]
 
 /** The retention jobs under test, as the products declare them, on a simulated clock starting at `start`. */

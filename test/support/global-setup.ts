@@ -2,8 +2,9 @@
  * The test command's global setup: what is generated from the sources is made once before any test file
  * runs, as the build makes it (tsup.config.ts). The store snapshot every new PGlite store starts from
  * (adapters/sql/snapshot.ts), when it is missing or stale; docs/openapi.json, the document of the declared
- * operations, when it is stale (a changed operation rewrites it, to be committed with it). Both at once: each
- * is a process of its own.
+ * operations, when it is stale (a changed operation rewrites it, to be committed with it); with DATABASE_URL, the
+ * PostgreSQL template database every test's PostgreSQL store is cloned from (test/support/pg-template.ts). Each is a
+ * process of its own, the openapi document beside the other two.
  */
 import { spawn } from "node:child_process"
 import { fileURLToPath } from "node:url"
@@ -19,5 +20,11 @@ const script = (path: string) =>
   })
 
 export default async function setup(): Promise<void> {
-  await Promise.all([script("scripts/snapshot.ts"), script("scripts/openapi.ts")])
+  await Promise.all([
+    // The PostgreSQL template is named after the snapshot's manifest: made after it.
+    script("scripts/snapshot.ts").then(() =>
+      process.env.DATABASE_URL === undefined ? undefined : script("test/support/pg-template.ts")
+    ),
+    script("scripts/openapi.ts"),
+  ])
 }

@@ -9,7 +9,7 @@ import { close, listen, nodeServer } from "../../adapters/http/node.ts"
 import { type Call, type ConsoleCall, consoleCaller, jsonCall } from "./net.ts"
 import { describe } from "vitest"
 import { forSuite } from "./suite.ts"
-import { createSchema, dropSchema, withSearchPath } from "./pg.ts"
+import { freshStore } from "./pg.ts"
 
 export interface TestServer {
   readonly baseUrl: string
@@ -90,23 +90,18 @@ export const latestCode = async (s: TestServer, to: string): Promise<string> => 
 }
 
 /**
- * The server of the enclosing suite on PostgreSQL (`databaseUrl`), in a schema of its own dropped when the
- * suite ends.
+ * The server of the enclosing suite on PostgreSQL (`databaseUrl`), on a store of its own dropped when the suite
+ * ends: a database cloned from the migrated template (`freshStore`), else a schema its start migrates.
  */
 export const usePostgresServer = (databaseUrl: string, overrides: Partial<Settings> = {}): TestServer =>
   forSuite(async () => {
-    const schema = `t_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`
-    await createSchema(databaseUrl, schema)
-    const server = await startServer({
-      ...overrides,
-      store: "sql",
-      databaseUrl: Option.some(withSearchPath(databaseUrl, schema)),
-    })
+    const store = await freshStore(databaseUrl)
+    const server = await startServer({ ...overrides, store: "sql", databaseUrl: Option.some(store.url) })
     return {
       ...server,
       close: async () => {
         await server.close()
-        await dropSchema(databaseUrl, schema)
+        await store.drop()
       },
     }
   })
@@ -115,7 +110,7 @@ export type StoreName = "memory" | "PGlite" | "PostgreSQL"
 
 /**
  * `rules` once on each store, each in a describe of its own over a server of its own: the memory store, PGlite
- * in memory, and PostgreSQL in a schema of its own when DATABASE_URL is set.
+ * in memory, and PostgreSQL on a store of its own when DATABASE_URL is set (`usePostgresServer`).
  */
 export const onEveryStore = (rules: (server: () => TestServer, store: StoreName) => void): void => {
   describe("on the memory store", () => {

@@ -12,8 +12,9 @@ import { SmsGatewaySimulator } from "../../adapters/sms/simulator.ts"
 import type { Settings } from "../../adapters/config.ts"
 import { portsLayer } from "../../adapters/platform.ts"
 import { memoryStoreOf, selectedProducts, servicesOf } from "../../adapters/products.ts"
-import { PgliteStoreLive, PgStoreLive } from "../../adapters/sql/store.ts"
-import { freshSchema } from "../store/fixtures.ts"
+import { PgStoreLive } from "../../adapters/sql/store.ts"
+import { freshPgStore } from "../store/fixtures.ts"
+import { WarmPgliteStore } from "../support/warm-pglite.ts"
 import { Console } from "../../core/console/service.ts"
 import { authorize, type KeyPrincipal } from "../../core/pipeline/authenticate.ts"
 import type { ApiRequest } from "../../core/pipeline/request.ts"
@@ -73,7 +74,8 @@ export const testSettings: Settings = {
 /**
  * A fresh platform (empty memory store) each time it is provided: the products list folded as the platform
  * folds it (adapters/products.ts), over the memory store and a switchable SMS simulator. The SQL store instead:
- * PGlite in memory, or PostgreSQL at a URL in a schema of its own (dropped with the layer).
+ * PGlite in memory (the file's warm instance, reset to the migrated empty store: test/support/warm-pglite.ts), or
+ * PostgreSQL at a URL on a store of its own (cloned from the test command's template, dropped with the layer).
  */
 export const VerifyTestLayer = (store: "memory" | "pglite" | { readonly postgres: string } = "memory") => {
   const list = selectedProducts(testSettings)
@@ -81,8 +83,8 @@ export const VerifyTestLayer = (store: "memory" | "pglite" | { readonly postgres
   const storeLayer = store === "memory"
     ? memoryStoreOf(list)
     : store === "pglite"
-    ? Layer.orDie(PgliteStoreLive("memory://", list))
-    : freshSchema(store.postgres, (url) => PgStoreLive(url, list))
+    ? WarmPgliteStore(list)
+    : freshPgStore(store.postgres, (url) => PgStoreLive(url, list), list)
   return servicesOf(list, testSettings, portsLayer(testSettings, storeLayer, sms))
 }
 

@@ -19,7 +19,7 @@ import {
   type WebhookDelivery,
   WebhookEndpointsRepo,
 } from "../../ports/store/mod.ts"
-import { freshSchema, uuid } from "../store/fixtures.ts"
+import { freshPgStore, uuid } from "../store/fixtures.ts"
 
 const databaseUrl = process.env.DATABASE_URL
 
@@ -363,6 +363,6 @@ contract("memory store", MemoryStore, false)
 contract("pglite (memory://)", PgliteStoreLive("memory://"), false)
 plans("pglite (memory://), plans", PgliteStoreLive("memory://"))
 describe.runIf(databaseUrl !== undefined)("postgres (DATABASE_URL)", () => {
-  contract("postgres store, fresh schema", freshSchema(databaseUrl!, PgStoreLive), true)
-  plans("postgres store, fresh schema, plans", freshSchema(databaseUrl!, PgStoreLive))
+  contract("postgres store, fresh database", freshPgStore(databaseUrl!, PgStoreLive), true)
+  plans("postgres store, fresh database, plans", freshPgStore(databaseUrl!, PgStoreLive))
 })

@@ -203,6 +203,20 @@ export const settingsTable = {
       },
     ),
   }),
+  emailInboundSmtpPort: entry({
+    env: "EMAIL_INBOUND_SMTP_PORT",
+    accepts:
+      "an integer from 0 to 65535 (0: any free port; unset: off): where bounces and complaints are received by SMTP",
+    default: "unset (off)",
+    config: checked(
+      optional("EMAIL_INBOUND_SMTP_PORT"),
+      (o) => {
+        if (Option.isNone(o)) return Option.none<number>()
+        const s = o.value.trim()
+        return /^\d+$/.test(s) && +s <= 65535 ? Option.some(+s) : undefined
+      },
+    ),
+  }),
   paymentProvider: entry({
     env: "PAYMENT_PROVIDER",
     accepts: quoted(paymentProviders),
@@ -418,10 +432,11 @@ type Read = { readonly [K in keyof Table]: Config.Config.Success<Table[K]["confi
 type Providers = "smsProvider" | "chatProvider" | "emailProvider" | "dnsProvider" | "paymentProvider" | "storeProvider"
 /** Telemetry's settings: optional, so an embedder's settings without them have it off. */
 type TelemetrySettings = "otelEndpoint" | "otelServiceName" | "metrics"
+/** Optional too: an embedder's settings without it have no inbound SMTP listener. */
+type OptionalSettings = TelemetrySettings | "emailInboundSmtpPort"
 
 export interface Settings
-  extends
-    Omit<Read, "webhookAllowPrivate" | "consoleToken" | "publicUrl" | "logLevel" | Providers | TelemetrySettings> {
+  extends Omit<Read, "webhookAllowPrivate" | "consoleToken" | "publicUrl" | "logLevel" | Providers | OptionalSettings> {
   /** A provider's name; the standalone server accepts the table's, an embedder's products may offer others. */
   readonly smsProvider: string
   readonly chatProvider: string
@@ -444,6 +459,11 @@ export interface Settings
   readonly otelServiceName?: string
   /** `"prometheus"`: `GET /metrics`; default off. */
   readonly metrics?: "off" | "prometheus"
+  /**
+   * The inbound SMTP listener's port for mail that comes back to the bounce domain (`EMAIL_INBOUND_SMTP_PORT`;
+   * adapters/email/inbound-smtp.ts); 0: any free port; unset: no listener.
+   */
+  readonly emailInboundSmtpPort?: number
 }
 
 export class PlatformConfig extends Context.Tag("adapters/PlatformConfig")<PlatformConfig, Settings>() {}
@@ -515,9 +535,10 @@ export const settingsFromEnv: Effect.Effect<Settings, SettingRefused> = Effect.g
   yield* readProvider("EMAIL_PROVIDER", r.emailProvider)
   yield* readProvider("PAYMENT_PROVIDER", r.paymentProvider)
   yield* readProvider("STORE_PROVIDER", r.storeProvider)
-  const { consoleToken, webhookAllowPrivate, publicUrl, otelEndpoint, ...rest } = r
+  const { consoleToken, webhookAllowPrivate, publicUrl, otelEndpoint, emailInboundSmtpPort, ...rest } = r
   return {
     ...rest,
+    ...(Option.isSome(emailInboundSmtpPort) ? { emailInboundSmtpPort: emailInboundSmtpPort.value } : {}),
     ...(Option.isSome(otelEndpoint) ? { otelEndpoint: otelEndpoint.value } : {}),
     consoleToken: Option.getOrElse(consoleToken, randomToken),
     consoleTokenGenerated: Option.isNone(consoleToken),

@@ -1,7 +1,8 @@
 /**
  * Email (DECISIONS 8): account access, each application's switch, sender domains proven by DNS, sends and the
  * log; its tables, its service over the providers (adapters/modules/email-delivery.ts, before it in the list),
- * its operations and the job that checks pending domains every 10 minutes of platform time.
+ * the intake of mail that comes back and its inbound SMTP listener (adapters/email/inbound-smtp.ts, while
+ * `EMAIL_INBOUND_SMTP_PORT` is set), its operations and the job that checks pending domains every 10 minutes of platform time.
  */
 import type { Millis } from "../../core/shared/brands.ts"
 import { Effect, Layer, Option } from "effect"
@@ -22,6 +23,7 @@ import {
   SenderDomainsRepoMemory,
 } from "../memory/email.ts"
 import { EmailReturnsMailparser } from "../email/bounces.ts"
+import { inboundSmtpLayer } from "../email/inbound-smtp.ts"
 import { product } from "../product.ts"
 import { DkimKeysNodeCrypto } from "../secrets/dkim.ts"
 import { EmailAccessRepoSql, EmailMessagesRepoSql, EmailSwitchRepoSql, SenderDomainsRepoSql } from "../sql/email.ts"
@@ -68,10 +70,14 @@ export const emailProduct = product({
         Layer.merge(Layer.succeed(EmailSettingsTag, { platformDomains: settings.platformDomains }), DkimKeysNodeCrypto),
       ),
     )
-    return Layer.merge(
-      email,
-      EmailReturnsIntake.Default.pipe(Layer.provide(Layer.merge(email, EmailReturnsMailparser))),
+    const intake = EmailReturnsIntake.Default.pipe(Layer.provide(Layer.merge(email, EmailReturnsMailparser)))
+    // The inbound SMTP listener (EMAIL_INBOUND_SMTP_PORT) hands what it receives to the same intake.
+    const inbound = inboundSmtpLayer(
+      settings.emailInboundSmtpPort === undefined
+        ? undefined
+        : { host: settings.host, port: settings.emailInboundSmtpPort },
     )
+    return Layer.merge(email, Layer.provideMerge(inbound, intake))
   },
   operations: [...emailOperations, ...emailAccountOperations, ...emailConsoleOperations],
   jobs: domainCheck,

@@ -63,6 +63,11 @@ describe("a refused setting is one line: the variable, what was given, what is a
     [{ PUBLIC_URL: "api.example.sa" }, /^configuration: PUBLIC_URL="api.example.sa" is not accepted; expected an http/],
     [{ WEBHOOK_ALLOW_PRIVATE: "maybe" }, /^configuration: WEBHOOK_ALLOW_PRIVATE="maybe" is not accepted/],
     [{ BUN_SERVER: "uws" }, /^configuration: BUN_SERVER="uws" is not accepted; expected "node" or "serve"/],
+    [
+      { EMAIL_INBOUND_SMTP_PORT: "smtp" },
+      /^configuration: EMAIL_INBOUND_SMTP_PORT="smtp" is not accepted; expected an integer from 0 to 65535 \(0: any free port; unset: off\)/,
+    ],
+    [{ EMAIL_INBOUND_SMTP_PORT: "65536" }, /^configuration: EMAIL_INBOUND_SMTP_PORT="65536" is not accepted/],
   ])("%j", async (env, line) => {
     const text = await refusal(env)
     expect(text).toMatch(line)
@@ -90,6 +95,11 @@ describe("a refused setting is one line: the variable, what was given, what is a
       webhookAllowPrivate: true,
     })
     expect(s.publicUrl).toBeUndefined()
+    // EMAIL_INBOUND_SMTP_PORT: unset is off, 0 any free port, else the port.
+    expect(s.emailInboundSmtpPort).toBeUndefined()
+    expect(Either.getOrThrow(await read({ EMAIL_INBOUND_SMTP_PORT: "0" })).emailInboundSmtpPort).toBe(0)
+    expect(Either.getOrThrow(await read({ EMAIL_INBOUND_SMTP_PORT: " 2525 " })).emailInboundSmtpPort).toBe(2525)
+    expect(Either.getOrThrow(await read({ EMAIL_INBOUND_SMTP_PORT: "" })).emailInboundSmtpPort).toBeUndefined()
     const generated = Either.getOrThrow(await read({}))
     expect(generated.consoleTokenGenerated).toBe(true)
     expect(generated.consoleToken.length).toBeGreaterThanOrEqual(consoleTokenMinLength)

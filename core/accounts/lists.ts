@@ -49,6 +49,15 @@ export const decodeQuery = <A, I>(schema: Schema.Schema<A, I>) => {
   return (raw: RawInput) => decode(raw.query)
 }
 
+/** `limit` alone, for a console list answered as one array (no cursor): decoded by `Limit`. */
+export const limitParameter: Parameter = {
+  name: "limit",
+  in: "query",
+  description: `At most this many (1 to ${Lists.maxLimit}, default ${Lists.defaultLimit})`,
+  schema: Limit(),
+  required: false,
+}
+
 /** `limit` and `cursor` as a list operation declares them (the query string carries text). */
 export const listParameters: ReadonlyArray<Parameter> = [
   {

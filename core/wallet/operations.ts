@@ -7,8 +7,8 @@ import { Schema } from "effect"
 import { accountParameter, consoleCaller as console, consoleDone as done } from "../console/operations.ts"
 import { InvalidRequest, NotFound } from "../errors.ts"
 import { InvalidState } from "../accounts/errors.ts"
-import { Limit } from "../accounts/lists.ts"
-import { Fields as FieldLimits, Lists, Wallet } from "../limits.ts"
+import { limitParameter } from "../accounts/lists.ts"
+import { Fields as FieldLimits, Wallet } from "../limits.ts"
 import { type AnyOperation, operation } from "../pipeline/operation.ts"
 import { consoleBody } from "../shared/fields.ts"
 import { WalletConsole } from "./console.ts"
@@ -131,13 +131,7 @@ export const walletConsoleOperations = [
     answer: done,
     parameters: [
       accountParameter,
-      {
-        name: "limit",
-        in: "query",
-        description: `At most this many (1 to ${Lists.maxLimit}, default ${Lists.defaultLimit})`,
-        schema: Limit(),
-        required: false,
-      },
+      limitParameter,
     ],
     body: undefined,
     output: Schema.Array(ProformaOutput),

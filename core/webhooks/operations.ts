@@ -5,8 +5,8 @@
  */
 import { Effect, Schema } from "effect"
 import { InvalidRequest, NotFound } from "../errors.ts"
-import { Limit } from "../accounts/lists.ts"
-import { Fields as FieldLimits, Lists } from "../limits.ts"
+import { limitParameter } from "../accounts/lists.ts"
+import { Fields as FieldLimits } from "../limits.ts"
 import { type AnyOperation, operation, type Parameter } from "../pipeline/operation.ts"
 import { check, consoleBody, NonBlank, oneField, Text } from "../shared/fields.ts"
 import { type OwnerKind, WebhookConsole } from "./console.ts"
@@ -130,13 +130,7 @@ export const webhookOperations = [
       // Any text: one that names no application or account is `404`, as an unknown id.
       { name: "application", in: "query", description: "An application id", schema: Schema.String, required: false },
       { name: "account", in: "query", description: "An account id", schema: Schema.String, required: false },
-      {
-        name: "limit",
-        in: "query",
-        description: `At most this many (1 to ${Lists.maxLimit}, default ${Lists.defaultLimit})`,
-        schema: Limit(),
-        required: false,
-      },
+      limitParameter,
     ],
     body: undefined,
     output: Schema.Array(DeliveryOutput),

@@ -72,3 +72,15 @@ export const expectAccessible = async (page: Page): Promise<void> => {
 export const expectNoViolations = (page: Page): void => {
   expect(violations.get(page) ?? []).toEqual([])
 }
+
+/** Opens `path` signed out, signs in with the console token on the sign-in page it is sent to, and lands back on `path`. */
+export const signInTo = async (
+  page: Page,
+  server: { readonly baseUrl: string; readonly consoleToken: string },
+  path: string,
+): Promise<void> => {
+  await page.goto(`${server.baseUrl}${path}`)
+  await page.locator("#token").fill(server.consoleToken)
+  await page.locator("form.stack button[type=submit]").click()
+  await page.waitForURL((u) => u.pathname === path)
+}

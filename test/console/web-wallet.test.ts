@@ -4,13 +4,13 @@
  * month and application with its table, in English and in Arabic right to left. axe-core checks each state of
  * the page; a script or style the policy blocked fails the test.
  */
-import type { Browser, Page } from "playwright-core"
+import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { formatSar } from "../../adapters/console/i18n.ts"
 import { allowedMonths } from "../../core/usage/period.ts"
 import type { Millis } from "../../core/shared/brands.ts"
 import { useServer } from "../support/server.ts"
-import { expectAccessible, expectNoViolations, launch, newPage } from "./browser.ts"
+import { expectAccessible, expectNoViolations, launch, newPage, signInTo } from "./browser.ts"
 
 const s = useServer()
 let browser: Browser
@@ -21,14 +21,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close()
 })
-
-/** Opens `path` signed out, signs in on the page it is sent to, and lands back on `path`. */
-const signInTo = async (page: Page, path: string) => {
-  await page.goto(`${s.baseUrl}${path}`)
-  await page.locator("#token").fill(s.consoleToken)
-  await page.locator("form.stack button[type=submit]").click()
-  await page.waitForURL((u) => u.pathname === path)
-}
 
 const newAccount = async (name: string, balance = 10_000) => {
   const account = await s.console("POST", "/accounts", { name })
@@ -56,7 +48,7 @@ describe("wallet: proformas issued with a buyer and an optional VAT number, list
     const accountId = await newAccount("Proforma Co")
     const path = `/console/accounts/${accountId}/wallet`
     const { context, page } = await newPage(browser)
-    await signInTo(page, path)
+    await signInTo(page, s, path)
     await expect(page.locator("#proformas-list").count()).resolves.toBe(0)
 
     await page.locator("#proforma_amount").fill("250.50")
@@ -116,7 +108,7 @@ describe("wallet: the low-balance alert and auto top-up, with the operation's bo
     const accountId = await newAccount("Settings Co")
     const path = `/console/accounts/${accountId}/wallet`
     const { context, page } = await newPage(browser)
-    await signInTo(page, path)
+    await signInTo(page, s, path)
     await expect(page.locator("#wallet-auto-topup").textContent()).resolves.toBe("no")
     const alertBefore = await page.locator("#wallet-alert").textContent()
 
@@ -171,7 +163,7 @@ describe("wallet: a usage chart by month and application (server-drawn SVG, a le
     }
     const path = `/console/accounts/${accountId}/wallet`
     const { context, page } = await newPage(browser)
-    await signInTo(page, path)
+    await signInTo(page, s, path)
     await expect(page.locator("#usage-none").textContent()).resolves.toBe("No usage in the last three months.")
     await expect(page.locator("g.chart-month").count()).resolves.toBe(0)
 
@@ -186,7 +178,7 @@ describe("wallet: a usage chart by month and application (server-drawn SVG, a le
     expect(allowedMonths(first as Millis)[2]).toBe(previous)
 
     // The session lived less than the 32 days the simulated clock moved: signed in again.
-    await signInTo(page, path)
+    await signInTo(page, s, path)
     const groups = page.locator("svg#usage-chart g.chart-month")
     await expect(groups.count()).resolves.toBe(2)
     expect(await groups.evaluateAll((gs) => gs.map((g) => g.getAttribute("data-month")))).toEqual([previous, current])
@@ -232,7 +224,7 @@ describe("wallet: the same page in Arabic, right to left, riyals and Arabic digi
     await sendCodes(key.key, 2)
     const path = `/console/accounts/${accountId}/wallet`
     const { context, page } = await newPage(browser, { locale: "ar" })
-    await signInTo(page, path)
+    await signInTo(page, s, path)
     await expect(page.locator("html").getAttribute("dir")).resolves.toBe("rtl")
     await expect(page.locator("#wallet-balance").textContent()).resolves.toBe(formatSar("ar", 50_000 - 18))
     expect(await page.locator("#wallet-balance").textContent()).toMatch(/[٠-٩]/)

@@ -4,11 +4,11 @@
  * the signing secret rotated (the new one shown once, the only one a later delivery verifies with), in English
  * and in Arabic.
  */
-import type { Browser, Page } from "playwright-core"
+import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { useServer } from "../support/server.ts"
 import { startReceiver, verify } from "../webhooks/receiver.ts"
-import { expectAccessible, expectNoViolations, launch, newPage } from "./browser.ts"
+import { expectAccessible, expectNoViolations, launch, newPage, signInTo } from "./browser.ts"
 
 const s = useServer({ webhookAllowPrivate: true })
 let browser: Browser
@@ -69,14 +69,6 @@ describe("webhooks: the endpoint, a test event, the delivery log with each attem
   })
 })
 
-/** Signs in on the sign-in page `path` sent the browser to, and lands back on `path`. */
-const signInTo = async (page: Page, path: string) => {
-  await page.goto(`${s.baseUrl}${path}`)
-  await page.locator("#token").fill(s.consoleToken)
-  await page.locator("form.stack button[type=submit]").click()
-  await page.waitForURL((u) => u.pathname === path)
-}
-
 /** A delivery verified as a receiver does, on the receiver's clock set to the delivery's timestamp. */
 const verifiedWith = (secret: string, r: { headers: Record<string, string>; body: string }) =>
   verify(secret, r, Number(r.headers["webhook-timestamp"]) * 1000)
@@ -92,7 +84,7 @@ describe("webhooks: the signing secret rotated, shown once; a delivery after it 
         const old = put.secret as string
         const path = `/console/applications/${app.id}/webhook`
         const { context, page } = await newPage(browser, { locale })
-        await signInTo(page, path)
+        await signInTo(page, s, path)
         await expect(page.locator("html").getAttribute("dir")).resolves.toBe(locale === "ar" ? "rtl" : "ltr")
         await expectAccessible(page)
 

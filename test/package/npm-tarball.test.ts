@@ -77,7 +77,8 @@ beforeAll(async () => {
   )
   writeFileSync(join(app, "src/main.ts"), consumer)
   await runOk(npm, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--silent"], { cwd: app })
-}, 240_000)
+  // `npm pack` builds first (tsup with its type bundle): about 60 s quiet, over 240 s beside a loaded suite (2026-11-27).
+}, 600_000)
 
 afterAll(() => rmSync(work, { recursive: true, force: true }))
 

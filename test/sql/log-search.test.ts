@@ -115,7 +115,12 @@ const semantics = (name: string, store: Layer.Layer<Store, unknown>) =>
       it.effect("an address's middle or end is not its start", () =>
         Effect.gen(function* () {
           assert.deepStrictEqual(yield* emailMatches("q@example.com"), [])
-          assert.deepStrictEqual(yield* emailMatches("@example.net"), [])
+          assert.deepStrictEqual(yield* emailMatches("a.q@example.com"), [])
+        }))
+      it.effect("a `q` that starts with `@` is a domain: read as a part of the recipient", () =>
+        Effect.gen(function* () {
+          assert.deepStrictEqual(yield* emailMatches("@example.com"), [7])
+          assert.deepStrictEqual(yield* emailMatches("@example.net"), [8, 6, 5, 4, 3, 2, 1])
         }))
       it.effect("`%`, `_` and `\\` match themselves, not any text", () =>
         Effect.gen(function* () {

@@ -5,9 +5,7 @@
  */
 import { Option } from "effect"
 import { describe, expect, it } from "vitest"
-import { startServer, type TestServer } from "../support/server.ts"
-import { createSchema, dropSchema, withSearchPath } from "../support/pg.ts"
-import { forSuite } from "../support/suite.ts"
+import { startServer, usePostgresServer } from "../support/server.ts"
 import { signIn } from "./web-support.ts"
 
 const databaseUrl = process.env.DATABASE_URL
@@ -16,23 +14,13 @@ const suite = databaseUrl
   : "sign-out across processes — SKIPPED: DATABASE_URL is not set"
 
 describe.runIf(databaseUrl !== undefined)(suite, () => {
-  let schemaUrl = ""
-  const s = forSuite(async (): Promise<TestServer> => {
-    const schema = `console_${Date.now()}_${Math.floor(Math.random() * 1e6)}`
-    await createSchema(databaseUrl!, schema)
-    schemaUrl = withSearchPath(databaseUrl!, schema)
-    const server = await startServer({ store: "sql", databaseUrl: Option.some(schemaUrl) })
-    return {
-      ...server,
-      close: async () => {
-        await server.close()
-        await dropSchema(databaseUrl!, schema)
-      },
-    }
-  })
+  const s = usePostgresServer(databaseUrl!)
 
   it("signed in on one, out on the other: the same cookie is sent to sign in again by both", async () => {
-    const other = await startServer({ store: "sql", databaseUrl: Option.some(schemaUrl) }, { jobs: false, demo: false })
+    const other = await startServer({ store: "sql", databaseUrl: Option.some(s.storeUrl) }, {
+      jobs: false,
+      demo: false,
+    })
     try {
       const here = await signIn(s.baseUrl, s.consoleToken)
       const session = { cookie: here.session }

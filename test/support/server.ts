@@ -93,12 +93,17 @@ export const latestCode = async (s: TestServer, to: string): Promise<string> => 
  * The server of the enclosing suite on PostgreSQL (`databaseUrl`), on a store of its own dropped when the suite
  * ends: a database cloned from the migrated template (`freshStore`), else a schema its start migrates.
  */
-export const usePostgresServer = (databaseUrl: string, overrides: Partial<Settings> = {}): TestServer =>
+export const usePostgresServer = (
+  databaseUrl: string,
+  overrides: Partial<Settings> = {},
+): TestServer & { readonly storeUrl: string } =>
   forSuite(async () => {
     const store = await freshStore(databaseUrl)
     const server = await startServer({ ...overrides, store: "sql", databaseUrl: Option.some(store.url) })
     return {
       ...server,
+      /** The store's own URL: a second platform on it stands for a second process. */
+      storeUrl: store.url,
       close: async () => {
         await server.close()
         await store.drop()

@@ -79,6 +79,8 @@ describe("Verify settings: a form over console.verify_settings.put, every bound 
     await page.getByLabel("Guard on").uncheck()
     await page.getByLabel("Daily spend cap (halalas)").fill("")
     await page.getByRole("button", { name: "Save the settings" }).click()
+    // The form's answer must be in before the reload (a reload during its navigation detaches the page).
+    await page.getByRole("status").waitFor()
     await page.reload()
     expect(await page.locator("#guard-enabled").textContent()).toBe("no")
     expect(await page.getByLabel("Guard on").isChecked()).toBe(false)
@@ -201,7 +203,7 @@ describe("IP allowlist of a key: a bad CIDR is the field's error; the list is ke
 
     page.on("dialog", (d) => d.accept())
     await page.locator("#keys + table tbody tr", { hasText: "203.0.113.0/24" }).getByRole("button").click()
-    await page.waitForLoadState()
+    await page.locator("#keys + table tbody tr", { hasText: "203.0.113.0/24" }).filter({ hasText: "revoked" }).waitFor()
     expect(await page.locator("#keys + table tbody tr", { hasText: "203.0.113.0/24" }).textContent()).toContain(
       "revoked",
     )
@@ -217,7 +219,7 @@ describe("pause and unpause; the guard's state says so", () => {
     page.on("dialog", (d) => d.accept())
     await openSignedIn(page, `applications/${app.id}`)
     await page.getByRole("button", { name: "Pause the application" }).click()
-    await page.waitForLoadState()
+    await page.getByRole("button", { name: "Unpause the application" }).waitFor()
     expect(await page.locator("#application-status").textContent()).toContain("Paused")
     await expectAccessible(page)
     const paused = await startWith(key, "0551230107")
@@ -228,7 +230,7 @@ describe("pause and unpause; the guard's state says so", () => {
 
     await page.getByRole("link", { name: "Back to the application" }).click()
     await page.getByRole("button", { name: "Unpause the application" }).click()
-    await page.waitForLoadState()
+    await page.getByRole("button", { name: "Pause the application" }).waitFor()
     await page.reload()
     expect(await page.locator("#application-status").textContent()).not.toContain("Paused")
     expect((await startWith(key, "0551230107")).status).toBe(200)

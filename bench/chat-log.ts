@@ -1,7 +1,7 @@
 /**
  * The Chat attendant log benchmark: `GET /v1/applications/{a}/chat/attendant/log` (chat.attendant.log.list) and
  * its `q` over 1,000,000 conversations of one application, through the trigram indexes of
- * migrations/chat/0006_log_search.ts. Prints figures; asserts nothing about timing.
+ * migrations/chat/0006_log_search.ts and (a `q` without a trigram) the grams' of chat/0008. Prints figures; asserts nothing about timing.
  *
  *   npx tsx bench/chat-log.ts [--store postgres|pglite|both] [--rows N] [--calls C] [--page-seconds S]
  *                             [--database-url URL] [--quick]
@@ -78,7 +78,8 @@ const searches = (rows: number): ReadonlyArray<Search> => {
     { label: "q=سليمان (rare, Arabic)", q: "سليمان" },
     { label: "q=zubaidi (absent)", q: "zubaidi" },
     { label: "q=al (short: no trigram, common)", q: "al" },
-    { label: "q=zq (short: no trigram, absent: the whole log read)", q: "zq" },
+    { label: "q=zq (short: no trigram, absent: the grams' index)", q: "zq" },
+    { label: "q=ژ (one letter no name has: the grams' index)", q: "ژ", namesOnly: true },
     { label: `q=${phoneOf(known).slice(-7)} (a number's last 7 digits)`, q: phoneOf(known).slice(-7) },
     { label: `q=0${phoneOf(known).slice(4)} (a local number, 05…: 1 row)`, q: `0${phoneOf(known).slice(4)}` },
     { label: "q=4242 (a part of numbers: about 1 row in 1,000)", q: "4242" },

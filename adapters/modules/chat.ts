@@ -36,6 +36,7 @@ import { ChatStoresRepoSql } from "../sql/chat-stores.ts"
 import { migration as logSearch } from "../sql/migrations/chat/0006_log_search.ts"
 import { migration as replies } from "../sql/migrations/chat/0005_replies.ts"
 import { migration as handovers } from "../sql/migrations/chat/0007_handovers.ts"
+import { migration as logShortSearch } from "../sql/migrations/chat/0008_log_short_search.ts"
 import { ChatRepliesRepoMemory } from "../memory/chat-replies.ts"
 import { ChatRepliesRepoSql } from "../sql/chat-replies.ts"
 
@@ -92,7 +93,7 @@ export const chatProduct = product({
     ChatStoresRepoSql,
     ChatRepliesRepoSql,
   ),
-  migrations: [menusAttendants, conversations, team, stores, replies, logSearch, handovers],
+  migrations: [menusAttendants, conversations, team, stores, replies, logSearch, handovers, logShortSearch],
   services: () => {
     const conversing = Conversations.Default.pipe(Layer.provideMerge(Replies.Default))
     return Layer.mergeAll(

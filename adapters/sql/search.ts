@@ -1,6 +1,7 @@
 /**
  * The logs' `q` over SQL (email.messages.list, chat.attendant.log.list): a part of a text, found through a GIN
- * trigram index (migrations/trigram.ts) when `q` gives pg_trgm a trigram, else by the newest-first scan.
+ * trigram index (migrations/trigram.ts) when `q` gives pg_trgm a trigram; else Email's log by the starts of its
+ * fields (core/email/search.ts) and the attendant log through its grams (migrations/chat/0008).
  */
 
 /**
@@ -22,5 +23,19 @@ export const startRange = (q: string): { readonly lower: string; readonly upper:
   const next = last + 1 === 0xd800 ? 0xe000 : last + 1
   return { lower: q, upper: chars.join("") + String.fromCodePoint(next) }
 }
+
+/**
+ * What the grams indexes (chat/0008 `chat_grams`) must hold for a text to contain `q`: `q` itself when it is one
+ * character, else its pairs of adjacent characters (code points, as PostgreSQL's `substr` counts them), distinct.
+ */
+export const gramsOf = (q: string): ReadonlyArray<string> => {
+  const chars = [...q]
+  if (chars.length < 2) return chars
+  return [...new Set(chars.slice(1).map((c, i) => chars[i] + c))]
+}
+
+/** A `text[]` literal of these strings (each quoted, its `"` and `\` escaped), for a `$n::text[]` parameter. */
+export const textArray = (items: ReadonlyArray<string>): string =>
+  `{${items.map((s) => `"${s.replace(/["\\]/g, "\\$&")}"`).join(",")}}`
 
 export { hasTrigram } from "../../core/shared/text.ts"

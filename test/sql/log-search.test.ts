@@ -194,6 +194,24 @@ const semantics = (name: string, store: Layer.Layer<Store, unknown>) =>
           assert.deepStrictEqual(yield* chatMatches("khalid", "khalid"), [4, 3])
           assert.deepStrictEqual(yield* chatMatches("om", null), [4, 3])
         }))
+      it.effect("fewer than three letters or digits in a row (no trigram): still a part, any case, any script", () =>
+        Effect.gen(function* () {
+          assert.deepStrictEqual(yield* chatMatches("A", null), [4, 3, 2, 1])
+          assert.deepStrictEqual(yield* chatMatches("rx", null), [4])
+          assert.deepStrictEqual(yield* chatMatches("r_", null), [3])
+          assert.deepStrictEqual(yield* chatMatches("% ", null), [1])
+          assert.deepStrictEqual(yield* chatMatches("x a", null), [2])
+          assert.deepStrictEqual(yield* chatMatches("ع", null), [6])
+          assert.deepStrictEqual(yield* chatMatches("ة ا", null), [6])
+          assert.deepStrictEqual(yield* chatMatches("zq", null), [])
+        }))
+      it.effect("fewer than three digits in a row, with the number searched", () =>
+        Effect.gen(function* () {
+          assert.deepStrictEqual(yield* chatMatches("06", "06"), [6])
+          assert.deepStrictEqual(yield* chatMatches("+9", "+9"), [6, 5, 4, 3, 2, 1])
+          assert.deepStrictEqual(yield* chatMatches("+0", "+0"), [])
+          assert.deepStrictEqual(yield* chatMatches("06", null), [])
+        }))
     })
   })
 
@@ -301,12 +319,27 @@ const plans = (name: string, store: Layer.Layer<Store | SqlClient.SqlClient, unk
         }))
     })
 
-    describe("chat: a `q` of fewer than three letters gives no trigram: the newest-first scan, never the trigram index", () => {
-      it.effect("two letters", () =>
+    describe("chat: a `q` of fewer than three letters gives no trigram: the grams' indexes when few rows hold it (chat/0008)", () => {
+      it.effect("two letters no name holds: the names' grams, never the trigram index", () =>
+        Effect.gen(function* () {
+          const read = yield* indexesRead(chatPage("zq", null))
+          assert.deepStrictEqual(read, ["chat_conversations_name_grams"])
+        }))
+      it.effect("two letters, by a person who manages contacts: the names' and the numbers' grams", () =>
         Effect.gen(function* () {
           const read = yield* indexesRead(chatPage("zq", "zq"))
-          assert.notInclude(read, "chat_conversations_name_search")
-          assert.notInclude(read, "chat_conversations_phone_search")
+          assert.sameMembers(read, ["chat_conversations_name_grams", "chat_conversations_phone_grams"])
+        }))
+      it.effect("one Arabic letter no name holds: the names' grams", () =>
+        Effect.gen(function* () {
+          assert.deepStrictEqual(yield* indexesRead(chatPage("ع", null)), ["chat_conversations_name_grams"])
+        }))
+      it.effect("two letters every name holds: a newest-first index, which stops at the page, not the grams'", () =>
+        Effect.gen(function* () {
+          // The log's own index, or (one application in the table) the one of every conversation's start.
+          const read = yield* indexesRead(chatPage("al", null))
+          assert.strictEqual(read.length, 1)
+          assert.oneOf(read[0], ["chat_conversations_log", "chat_conversations_started"])
         }))
     })
   })

@@ -8,8 +8,9 @@ import { Effect, Option } from "effect"
 import type { TeamMember } from "../../core/chat/team.ts"
 import type { AccountId, ApplicationId, Millis, SaudiMobile } from "../../core/shared/brands.ts"
 import { CredentialsRepo } from "../../ports/store/credentials.ts"
+import { AccountsRepo, ApplicationsRepo } from "../../ports/store/mod.ts"
 import { ChatTeamRepo } from "../../ports/store/chat-team.ts"
-import { type ContractOptions, credential, type It, uuid } from "./fixtures.ts"
+import { account, application, type ContractOptions, credential, type It, uuid } from "./fixtures.ts"
 
 const member = (over: Partial<TeamMember> = {}): TeamMember => ({
   id: uuid(),
@@ -118,5 +119,51 @@ export const teamContract = (it: It, _options: ContractOptions) => {
         later,
         gone,
       ])
+    }))
+
+  it.effect("chat team: the active count: the tokens' persons not revoked and the joined members, a person counted once", () =>
+    Effect.gen(function* () {
+      const repo = yield* ChatTeamRepo
+      const credentials = yield* CredentialsRepo
+      const a = account()
+      yield* (yield* AccountsRepo).insert(a)
+      const app = application(a.id)
+      yield* (yield* ApplicationsRepo).insert(app)
+      assert.strictEqual(yield* repo.activeCount(app.id), 0)
+      const token = (memberId: string, email: string | null) =>
+        credential(a.id, null, {
+          kind: "account_token",
+          mode: null,
+          access: "full",
+          ipAllowlist: [],
+          holder: { memberId, role: "agent", email, manageContacts: true },
+        })
+      // One person with two tokens, one without an e-mail, one whose only token is revoked.
+      const sara = uuid()
+      yield* credentials.insert(token(sara, "Sara@Shop.sa"))
+      yield* credentials.insert(token(sara, "sara@shop.sa"))
+      yield* credentials.insert(token(uuid(), null))
+      const revoked = token(uuid(), "gone@shop.sa")
+      yield* credentials.insert(revoked)
+      yield* credentials.revoke(revoked.id, 6 as Millis)
+      assert.strictEqual(yield* repo.activeCount(app.id), 2)
+      // Members: joined (counted), invited (not), joined with a token's person's e-mail (once), joined by mobile,
+      // joined with the revoked person's e-mail (counted: no token of theirs is live), another application's.
+      const joined = member({ applicationId: app.id })
+      const invited = member({ applicationId: app.id })
+      const holderMail = member({ applicationId: app.id, email: "sara@shop.sa" })
+      const byMobile = member({ applicationId: app.id, email: null, mobile: "+966551234567" as SaudiMobile })
+      const goneMail = member({ applicationId: app.id, email: "gone@shop.sa" })
+      const elsewhere = member()
+      yield* Effect.forEach([joined, invited, holderMail, byMobile, goneMail, elsewhere], repo.insert)
+      yield* Effect.forEach(
+        [joined, holderMail, byMobile, goneMail, elsewhere],
+        (m) => repo.join(m.id, 2_000 as Millis),
+      )
+      assert.strictEqual(yield* repo.activeCount(app.id), 2 + 3)
+      // Another application of the same account shares the tokens' persons, not the members.
+      const sibling = application(a.id)
+      yield* (yield* ApplicationsRepo).insert(sibling)
+      assert.strictEqual(yield* repo.activeCount(sibling.id), 2)
     }))
 }

@@ -149,7 +149,11 @@ const ensureDirectory = (dataDir: string): Effect.Effect<void, SqlError> => {
 
 const inMemory = (dataDir: string): boolean => dataDir.startsWith("memory://")
 
-const startParams = (dataDir: string): Array<string> => [
+/**
+ * The server settings a store of the project runs with (PGlite's defaults, then PgliteSettings'): exported so that
+ * the benchmarks' ceilings run the same statements on a store configured alike (bench/verify-lib/ceiling.ts).
+ */
+export const startParams = (dataDir: string): Array<string> => [
   ...PGlite.defaultStartParams,
   ...Object.entries({ ...PgliteSettings.server, ...(inMemory(dataDir) ? PgliteSettings.memory.server : {}) })
     .flatMap(([name, value]) => ["-c", `${name}=${value}`]),

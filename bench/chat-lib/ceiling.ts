@@ -6,17 +6,14 @@
  * the core's own pure function (core/chat/conversation.ts), as in the host.
  */
 import * as PgClient from "@effect/sql-pg/PgClient"
-import { PGlite, types as PgliteTypes } from "@electric-sql/pglite"
 import { randomUUID } from "node:crypto"
 import { Effect, Redacted } from "effect"
 import { migrate } from "../../adapters/sql/migrate.ts"
-import { pgliteExtensions } from "../../adapters/sql/pglite-client.ts"
 import { products } from "../../adapters/products.ts"
 import { type Conversation, messageText, step } from "../../core/chat/conversation.ts"
 import type { Millis } from "../../core/shared/brands.ts"
-import { type Db, pgDb, pgliteDb, pgliteSqlClient } from "../verify-lib/ceiling.ts"
+import { ceilingPglite, type Db, pgDb, pgliteDb, pgliteSqlClient } from "../verify-lib/ceiling.ts"
 import { type Ceiling, ceilingOver, type CeilingRun } from "../lib/sends.ts"
-import { int8 } from "../notifications-lib/ceiling.ts"
 import { measureSlice, ownCpuSeconds, type Slice } from "../verify-lib/support.ts"
 import { benchMenu, customerNumber, script } from "./platform.ts"
 
@@ -222,7 +219,7 @@ export const openPgCeiling = async (url: string, prepared: boolean): Promise<Cei
 }
 
 export const openPgliteCeiling = async (): Promise<Ceiling> => {
-  const raw = new PGlite("memory://", { parsers: { [PgliteTypes.INT8]: int8 }, extensions: pgliteExtensions })
+  const raw = ceilingPglite()
   await raw.waitReady
   await Effect.runPromise(Effect.provide(migrate(products), pgliteSqlClient(raw)))
   const db = pgliteDb(raw)

@@ -10,15 +10,12 @@
  * provider does not sign) and the body's decoding.
  */
 import * as PgClient from "@effect/sql-pg/PgClient"
-import { PGlite, types as PgliteTypes } from "@electric-sql/pglite"
-import { pgliteExtensions } from "../../adapters/sql/pglite-client.ts"
 import { randomBytes, randomUUID } from "node:crypto"
 import { Effect, Redacted } from "effect"
 import { products } from "../../adapters/products.ts"
 import { migrate } from "../../adapters/sql/migrate.ts"
 import { isSendableAddress } from "../../core/email/address.ts"
-import { int8 } from "../notifications-lib/ceiling.ts"
-import { type Db, pgDb, pgliteDb, pgliteSqlClient, Sql as VerifySql } from "../verify-lib/ceiling.ts"
+import { ceilingPglite, type Db, pgDb, pgliteDb, pgliteSqlClient, Sql as VerifySql } from "../verify-lib/ceiling.ts"
 import { type Ceiling, ceilingOver, type CeilingRun, seedKeys } from "../lib/sends.ts"
 
 export type { Ceiling, CeilingRun }
@@ -151,9 +148,9 @@ export const openPgCeiling = async (url: string, prepared: boolean, keys: number
   return ceilingOver(prepared ? "pg, named prepared statements" : "pg", (run) => send(db, s, run), db.close)
 }
 
-/** `@electric-sql/pglite` in this process, in memory, with the project's int8 parser. */
+/** `@electric-sql/pglite` in this process (bench/verify-lib/ceiling.ts `ceilingPglite`). */
 export const openPgliteCeiling = async (keys: number): Promise<Ceiling> => {
-  const raw = new PGlite("memory://", { parsers: { [PgliteTypes.INT8]: int8 }, extensions: pgliteExtensions })
+  const raw = ceilingPglite()
   await raw.waitReady
   await Effect.runPromise(Effect.provide(migrate(products), pgliteSqlClient(raw)))
   const db = pgliteDb(raw)

@@ -9,8 +9,6 @@
  * template.ts); a refused step stops the run.
  */
 import * as PgClient from "@effect/sql-pg/PgClient"
-import { PGlite, types as PgliteTypes } from "@electric-sql/pglite"
-import { pgliteExtensions } from "../../adapters/sql/pglite-client.ts"
 import { randomUUID } from "node:crypto"
 import { Effect, Redacted } from "effect"
 import { migrate } from "../../adapters/sql/migrate.ts"
@@ -22,7 +20,7 @@ import { paramProblems } from "../../core/notifications/params.ts"
 import { render } from "../../core/notifications/template.ts"
 import type { AccountId, Millis } from "../../core/shared/brands.ts"
 import type { ChargeParameter } from "../../ports/store/wallet.ts"
-import { type Db, pgDb, pgliteDb, pgliteSqlClient, Sql as VerifySql } from "../verify-lib/ceiling.ts"
+import { ceilingPglite, type Db, pgDb, pgliteDb, pgliteSqlClient, Sql as VerifySql } from "../verify-lib/ceiling.ts"
 import { type Ceiling, ceilingOver, type CeilingRun, seedKeys } from "../lib/sends.ts"
 import { destination } from "../verify-lib/support.ts"
 
@@ -239,9 +237,9 @@ export const openPgCeiling = async (
   )
 }
 
-/** `@electric-sql/pglite` in this process, in memory, with the project's int8 parser. */
+/** `@electric-sql/pglite` in this process (bench/verify-lib/ceiling.ts `ceilingPglite`). */
 export const openPgliteCeiling = async (keys: number, omit: ReadonlySet<Omissible> = new Set()): Promise<Ceiling> => {
-  const raw = new PGlite("memory://", { parsers: { [PgliteTypes.INT8]: int8 }, extensions: pgliteExtensions })
+  const raw = ceilingPglite()
   await raw.waitReady
   await Effect.runPromise(Effect.provide(migrate(products), pgliteSqlClient(raw)))
   const db = pgliteDb(raw)

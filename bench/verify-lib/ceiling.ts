@@ -28,7 +28,7 @@ import { createHmac, randomBytes, randomInt, randomUUID, timingSafeEqual } from 
 import { Effect, Layer, Option, Redacted, Stream } from "effect"
 import pg from "pg"
 import { migrate } from "../../adapters/sql/migrate.ts"
-import { pgliteExtensions } from "../../adapters/sql/pglite-client.ts"
+import { pgliteExtensions, PgliteSettings, startParams } from "../../adapters/sql/pglite-client.ts"
 import { products } from "../../adapters/products.ts"
 import { riyadhDayStart } from "../../core/shared/riyadh.ts"
 import { Prices, VerifyLimits } from "../../core/limits.ts"
@@ -471,9 +471,15 @@ export const openPgCeiling = async (url: string, prepared: boolean, keys: number
   return ceilingOver(prepared ? "pg, named prepared statements" : "pg", db, s, db.close)
 }
 
-/** `@electric-sql/pglite` in this process, in memory, with the project's int8 parser. */
-export const openPgliteCeiling = async (keys: number): Promise<Ceiling> => {
-  const raw = new PGlite("memory://", {
+/**
+ * A ceiling's PGlite: in this process, in memory, with the project's int8 parser and extensions, and the server
+ * settings the platform's own stores run with (adapters/sql/pglite-client.ts `startParams`, `PgliteSettings.initdb`:
+ * a 16 MB buffer pool, 1 MB WAL segments), so that a ratio against it measures the platform, not a store configured
+ * otherwise. (Measured against PGlite's defaults, 128 MB of buffers and 16 MB segments, on 2026-11-27: no difference
+ * the machine's noise did not swamp.) It does not checkpoint, as the platform's memory store does every 2 MB of WAL.
+ */
+export const ceilingPglite = (): PGlite =>
+  new PGlite("memory://", {
     parsers: {
       [PgliteTypes.INT8]: (v: string) => {
         const n = BigInt(v)
@@ -481,7 +487,13 @@ export const openPgliteCeiling = async (keys: number): Promise<Ceiling> => {
       },
     },
     extensions: pgliteExtensions,
+    startParams: startParams("memory://"),
+    initDbStartParams: [...PgliteSettings.initdb],
   })
+
+/** `@electric-sql/pglite` in this process: `ceilingPglite`. */
+export const openPgliteCeiling = async (keys: number): Promise<Ceiling> => {
+  const raw = ceilingPglite()
   await raw.waitReady
   await Effect.runPromise(Effect.provide(migrate(products), pgliteSqlClient(raw)))
   const db = pgliteDb(raw)

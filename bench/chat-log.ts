@@ -1,7 +1,8 @@
 /**
  * The Chat attendant log benchmark: `GET /v1/applications/{a}/chat/attendant/log` (chat.attendant.log.list) and
  * its `q` over 1,000,000 conversations of one application, through the trigram indexes of
- * migrations/chat/0006_log_search.ts and (a `q` without a trigram) the grams' of chat/0008. Prints figures; asserts nothing about timing.
+ * migrations/chat/0006_log_search.ts and (a `q` without a trigram) the grams' of chat/0008. Prints figures; asserts
+ * nothing about timing.
  *
  *   npx tsx bench/chat-log.ts [--store postgres|pglite|both] [--rows N] [--calls C] [--page-seconds S]
  *                             [--database-url URL] [--quick]

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core"
-import { expect } from "vitest"
+import { afterAll, beforeAll, expect } from "vitest"
 
 const require = createRequire(import.meta.url)
 
@@ -24,6 +24,21 @@ export const chromiumPath = (): string => {
 
 export const launch = (): Promise<Browser> =>
   chromium.launch({ executablePath: chromiumPath(), args: ["--no-sandbox", "--disable-dev-shm-usage"] })
+
+/** One Chromium for the test file: launched before its tests, closed after them; the getter gives it. */
+export const useBrowser = (): () => Browser => {
+  let browser: Browser | undefined
+  beforeAll(async () => {
+    browser = await launch()
+  })
+  afterAll(async () => {
+    await browser?.close()
+  })
+  return () => {
+    if (browser === undefined) throw new Error("useBrowser: the browser is launched in beforeAll")
+    return browser
+  }
+}
 
 const axeSource = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8")
 
@@ -73,14 +88,18 @@ export const expectNoViolations = (page: Page): void => {
   expect(violations.get(page) ?? []).toEqual([])
 }
 
-/** Opens `path` signed out, signs in with the console token on the sign-in page it is sent to, and lands back on `path`. */
+/**
+ * Opens `path` signed out, signs in with the console token on the sign-in page it is sent to (the token's field found
+ * by `tokenLabel` when given, as a person reads it, in the page's language), and lands back on `path`.
+ */
 export const signInTo = async (
   page: Page,
   server: { readonly baseUrl: string; readonly consoleToken: string },
   path: string,
+  tokenLabel?: string,
 ): Promise<void> => {
   await page.goto(`${server.baseUrl}${path}`)
-  await page.locator("#token").fill(server.consoleToken)
+  await (tokenLabel === undefined ? page.locator("#token") : page.getByLabel(tokenLabel)).fill(server.consoleToken)
   await page.locator("form.stack button[type=submit]").click()
   await page.waitForURL((u) => u.pathname === path)
 }

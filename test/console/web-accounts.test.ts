@@ -5,29 +5,18 @@
  * unpause, the guard's state; in English and in Arabic right-to-left; one flow with the keyboard alone; markup in
  * a name shown as text; an id of another kind or of nothing refused. axe-core checks every page visited.
  */
-import type { Browser, Page } from "playwright-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { Page } from "playwright-core"
+import { describe, expect, it } from "vitest"
 import { latestCode, setupApplication, useServer } from "../support/server.ts"
-import { expectAccessible, expectNoViolations, launch, newPage } from "./browser.ts"
+import { expectAccessible, expectNoViolations, newPage, signInTo, useBrowser } from "./browser.ts"
 import { signIn } from "./web-support.ts"
 
 const s = useServer()
-let browser: Browser
+const browser = useBrowser()
 
-beforeAll(async () => {
-  browser = await launch()
-})
-afterAll(async () => {
-  await browser?.close()
-})
-
-/** Opens `path` under the console and signs in on the way (the sign-in page sends the browser back). */
-const openSignedIn = async (page: Page, path: string, tokenLabel = "Console token") => {
-  await page.goto(`${s.baseUrl}/console/${path}`)
-  await page.getByLabel(tokenLabel).fill(s.consoleToken)
-  await page.locator("form button[type=submit]").click()
-  await page.waitForURL((u) => !u.pathname.endsWith("/sign-in"))
-}
+/** Opens `/console/<path>` and signs in on the way (the sign-in page sends the browser back). */
+const openSignedIn = (page: Page, path: string, tokenLabel = "Console token") =>
+  signInTo(page, s, `/console/${path}`, tokenLabel)
 
 /** The code a start with `key` sends (the SMS simulator's inbox), and the start's status. */
 const startWith = async (key: string, to: string) => {
@@ -38,7 +27,7 @@ const startWith = async (key: string, to: string) => {
 describe("Verify settings: a form over console.verify_settings.put, every bound a field's error", () => {
   it("saved values are what the platform then does; out-of-bounds values are refused and nothing changes", async () => {
     const { app, key } = await setupApplication(s)
-    const { context, page } = await newPage(browser)
+    const { context, page } = await newPage(browser())
     await openSignedIn(page, `applications/${app.id}`)
     await page.getByRole("link", { name: "Verify settings" }).click()
     expect(await page.locator("h1").textContent()).toBe("Verify settings: Shop")
@@ -132,7 +121,7 @@ describe("Verify settings: a form over console.verify_settings.put, every bound 
 
   it("in Arabic, right-to-left, the bound refused in Arabic's page", async () => {
     const { app } = await setupApplication(s)
-    const { context, page } = await newPage(browser, { locale: "ar-SA" })
+    const { context, page } = await newPage(browser(), { locale: "ar-SA" })
     await openSignedIn(page, `applications/${app.id}/verify`, "رمز لوحة التحكم")
     expect(await page.locator("html").getAttribute("dir")).toBe("rtl")
     expect(await page.locator("h1").textContent()).toBe("إعدادات التحقق: Shop")
@@ -152,7 +141,7 @@ describe("Verify settings: a form over console.verify_settings.put, every bound 
 describe("with the keyboard alone: a setting changed and saved", () => {
   it("Tab to the field, type, Tab to the button, Enter", async () => {
     const { app, key } = await setupApplication(s)
-    const { context, page } = await newPage(browser)
+    const { context, page } = await newPage(browser())
     await openSignedIn(page, `applications/${app.id}/verify`)
     const tabTo = async (selector: string) => {
       for (let i = 0; i < 40; i++) {
@@ -176,7 +165,7 @@ describe("with the keyboard alone: a setting changed and saved", () => {
 describe("IP allowlist of a key: a bad CIDR is the field's error; the list is kept and enforced", () => {
   it("a bad range refused with nothing made; a good one shown on the key and enforced; revoked to remove", async () => {
     const { app } = await setupApplication(s)
-    const { context, page } = await newPage(browser)
+    const { context, page } = await newPage(browser())
     await openSignedIn(page, `applications/${app.id}`)
     const rowsBefore = await page.locator("#keys + table tbody tr").count()
 
@@ -215,7 +204,7 @@ describe("IP allowlist of a key: a bad CIDR is the field's error; the list is ke
 describe("pause and unpause; the guard's state says so", () => {
   it("paused: no code goes out and the guard's state says paused; unpaused: codes go out again", async () => {
     const { app, key } = await setupApplication(s)
-    const { context, page } = await newPage(browser)
+    const { context, page } = await newPage(browser())
     page.on("dialog", (d) => d.accept())
     await openSignedIn(page, `applications/${app.id}`)
     await page.getByRole("button", { name: "Pause the application" }).click()
@@ -245,7 +234,7 @@ describe("markup in a name is shown as text; an id of another kind or of nothing
     const account = await s.console("POST", "/accounts", { name: "Markup Co" })
     const name = `<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">`
     const app = await s.console("POST", `/accounts/${account.id}/applications`, { name, approved: true })
-    const { context, page } = await newPage(browser)
+    const { context, page } = await newPage(browser())
     await openSignedIn(page, `applications/${app.id}/verify`)
     expect(await page.locator("h1").textContent()).toBe(`Verify settings: ${name}`)
     expect(await page.evaluate(() => (window as any).__pwned)).toBeUndefined()

@@ -4,20 +4,13 @@
  * `human_action.url` is opened, approved and resent, the same in Arabic right-to-left, and markup in a name
  * shown as text. axe-core checks every page visited; a script or style the policy blocked fails the test.
  */
-import type { Browser, Page } from "playwright-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { Page } from "playwright-core"
+import { describe, expect, it } from "vitest"
 import { setupApplication, useServer } from "../support/server.ts"
-import { expectAccessible, expectNoViolations, launch, newPage } from "./browser.ts"
+import { expectAccessible, expectNoViolations, newPage, useBrowser } from "./browser.ts"
 
 const s = useServer()
-let browser: Browser
-
-beforeAll(async () => {
-  browser = await launch()
-})
-afterAll(async () => {
-  await browser?.close()
-})
+const browser = useBrowser()
 
 /** Presses Tab until the element matching `selector` has the focus (at most 20 times). */
 const tabTo = async (page: Page, selector: string) => {
@@ -53,7 +46,7 @@ const askApproval = async (name: string) => {
 
 describe("sign in; create an application and a live key: shown once, then only its prefix", () => {
   it("with the keyboard to sign in, the pages' forms after", async () => {
-    const { context, page } = await newPage(browser)
+    const { context, page } = await newPage(browser())
     await page.goto(`${s.baseUrl}/console`)
     expect(new URL(page.url()).pathname).toBe("/console/sign-in")
     await expectAccessible(page)
@@ -99,7 +92,7 @@ describe("sign in; create an application and a live key: shown once, then only i
 describe("an account token's call answered 428: its human_action.url opened, approved, resent and run", () => {
   it("in English, approved with the keyboard only", async () => {
     const { app, url, resend } = await askApproval("Keyboard Co")
-    const { context, page } = await newPage(browser)
+    const { context, page } = await newPage(browser())
     await page.goto(url)
     expect(new URL(page.url()).pathname).toBe("/console/sign-in")
     await signInWithKeyboard(page)
@@ -131,7 +124,7 @@ describe("an account token's call answered 428: its human_action.url opened, app
 
   it("in Arabic, right-to-left", async () => {
     const { url, resend } = await askApproval("شركة الموافقات")
-    const { context, page } = await newPage(browser, { locale: "ar-SA" })
+    const { context, page } = await newPage(browser(), { locale: "ar-SA" })
     await page.goto(url)
     expect(await page.locator("html").getAttribute("dir")).toBe("rtl")
     expect(await page.locator("html").getAttribute("lang")).toBe("ar")
@@ -164,7 +157,7 @@ describe("an account token's call answered 428: its human_action.url opened, app
 describe("a top-up paid through the payment simulator: the wallet page changed", () => {
   it("balance before, a link for SAR 250.50 with VAT, paid, balance after", async () => {
     const account = await s.console("POST", "/accounts", { name: "Wallet Co" })
-    const { context, page } = await newPage(browser)
+    const { context, page } = await newPage(browser())
     await page.goto(`${s.baseUrl}/console/accounts/${account.id}`)
     await signInWithKeyboard(page)
     await page.getByRole("link", { name: "Wallet" }).click()
@@ -194,7 +187,7 @@ describe("in development: the SMS simulator's inbox and the simulated clock", ()
     const { key } = await setupApplication(s)
     const started = await s.call("POST", "/v1/verify/start", { key, body: { to: "0551230001" } })
     expect(started.status).toBe(200)
-    const { context, page } = await newPage(browser, { locale: "ar-SA" })
+    const { context, page } = await newPage(browser(), { locale: "ar-SA" })
     await page.goto(`${s.baseUrl}/console/simulator/sms`)
     await signInWithKeyboard(page)
     await page.getByLabel("رقم الجوال").fill("0551230001")
@@ -216,7 +209,7 @@ describe("in development: the SMS simulator's inbox and the simulated clock", ()
 
 describe("HTML and script in free text are shown as text; nothing runs", () => {
   it("an account named with markup, and an approval's note", async () => {
-    const { context, page } = await newPage(browser)
+    const { context, page } = await newPage(browser())
     await page.goto(`${s.baseUrl}/console/accounts`)
     await signInWithKeyboard(page)
     const name = `<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>`
@@ -241,7 +234,7 @@ describe("every page passes axe-core: the lists and the refusals too", () => {
   it("the pending list, a 404 page, a refused form, in both languages", async () => {
     await askApproval("Listed Co")
     for (const locale of ["en-GB", "ar-SA"]) {
-      const { context, page } = await newPage(browser, { locale })
+      const { context, page } = await newPage(browser(), { locale })
       await page.goto(`${s.baseUrl}/console/approvals`)
       await signInWithKeyboard(page)
       expect(await page.locator("tbody tr").count()).toBeGreaterThan(0)

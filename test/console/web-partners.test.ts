@@ -4,21 +4,14 @@
  * reject with a reason code of the pinned list (`console.applications.reject`), a code outside it refused as the
  * field's error; the Partner API sees each move. English and Arabic right-to-left; markup in a brand shown as text.
  */
-import type { Browser, Page } from "playwright-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { Page } from "playwright-core"
+import { describe, expect, it } from "vitest"
 import { useServer } from "../support/server.ts"
-import { expectAccessible, expectNoViolations, launch, newPage } from "./browser.ts"
+import { expectAccessible, expectNoViolations, newPage, signInTo, useBrowser } from "./browser.ts"
 import { signIn } from "./web-support.ts"
 
 const s = useServer()
-let browser: Browser
-
-beforeAll(async () => {
-  browser = await launch()
-})
-afterAll(async () => {
-  await browser?.close()
-})
+const browser = useBrowser()
 
 const png =
   "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
@@ -32,12 +25,9 @@ const partner = async (name: string) => {
   return { account, call }
 }
 
-const openSignedIn = async (page: Page, path: string, tokenLabel = "Console token") => {
-  await page.goto(`${s.baseUrl}/console/${path}`)
-  await page.getByLabel(tokenLabel).fill(s.consoleToken)
-  await page.locator("form button[type=submit]").click()
-  await page.waitForURL((u) => !u.pathname.endsWith("/sign-in"))
-}
+/** Opens `/console/<path>` and signs in on the way (the sign-in page sends the browser back). */
+const openSignedIn = (page: Page, path: string, tokenLabel = "Console token") =>
+  signInTo(page, s, `/console/${path}`, tokenLabel)
 
 const review = (page: Page, name: string) => page.locator("li.review", { has: page.getByRole("heading", { name }) })
 
@@ -56,7 +46,7 @@ describe("the review list: logo, brand, what changed", () => {
     const changed = await p.call("POST", `/applications/${moved.id}`, { website: "https://new.example" })
     expect(changed.body.status).toBe("pending")
 
-    const { context, page } = await newPage(browser)
+    const { context, page } = await newPage(browser())
     await openSignedIn(page, "")
     await page.getByRole("link", { name: "Partner clients in review" }).first().click()
     expect(await page.locator("h1").textContent()).toBe("Partner clients in review")
@@ -87,7 +77,7 @@ describe("approve; reject with a reason code from the pinned list", () => {
       .body
     const bad = (await p.call("POST", "/applications", { name: "Bad Client", website: "https://bad.example" })).body
 
-    const { context, page } = await newPage(browser)
+    const { context, page } = await newPage(browser())
     await openSignedIn(page, "reviews")
     await page.getByRole("button", { name: /^Approve the application\W+Good Client$/ }).click()
     await page.waitForURL((u) => u.pathname === "/console/reviews")
@@ -141,7 +131,7 @@ describe("in Arabic, right-to-left; markup in a brand shown as text", () => {
     const p = await partner("Arabic Partner")
     const name = `<script>window.__pwned=1</script><b onmouseover="x">متجر</b>`
     expect((await p.call("POST", "/applications", { name, website: "https://ar.example/<i>x</i>" })).status).toBe(201)
-    const { context, page } = await newPage(browser, { locale: "ar-SA" })
+    const { context, page } = await newPage(browser(), { locale: "ar-SA" })
     await openSignedIn(page, "reviews", "رمز لوحة التحكم")
     expect(await page.locator("html").getAttribute("dir")).toBe("rtl")
     expect(await page.locator("h1").textContent()).toBe("عملاء الشركاء قيد المراجعة")

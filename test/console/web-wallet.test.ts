@@ -4,23 +4,15 @@
  * month and application with its table, in English and in Arabic right to left. axe-core checks each state of
  * the page; a script or style the policy blocked fails the test.
  */
-import type { Browser } from "playwright-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { formatSar } from "../../adapters/console/i18n.ts"
 import { allowedMonths } from "../../core/usage/period.ts"
 import type { Millis } from "../../core/shared/brands.ts"
 import { useServer } from "../support/server.ts"
-import { expectAccessible, expectNoViolations, launch, newPage, signInTo } from "./browser.ts"
+import { expectAccessible, expectNoViolations, newPage, signInTo, useBrowser } from "./browser.ts"
 
 const s = useServer()
-let browser: Browser
-
-beforeAll(async () => {
-  browser = await launch()
-})
-afterAll(async () => {
-  await browser?.close()
-})
+const browser = useBrowser()
 
 const newAccount = async (name: string, balance = 10_000) => {
   const account = await s.console("POST", "/accounts", { name })
@@ -47,7 +39,7 @@ describe("wallet: proformas issued with a buyer and an optional VAT number, list
   it("a refused VAT number is a field error and issues nothing; a good one is listed and its PDF opens", async () => {
     const accountId = await newAccount("Proforma Co")
     const path = `/console/accounts/${accountId}/wallet`
-    const { context, page } = await newPage(browser)
+    const { context, page } = await newPage(browser())
     await signInTo(page, s, path)
     await expect(page.locator("#proformas-list").count()).resolves.toBe(0)
 
@@ -107,7 +99,7 @@ describe("wallet: the low-balance alert and auto top-up, with the operation's bo
   it("an out-of-bounds amount is a field error and changes nothing; a good one is shown after a reload", async () => {
     const accountId = await newAccount("Settings Co")
     const path = `/console/accounts/${accountId}/wallet`
-    const { context, page } = await newPage(browser)
+    const { context, page } = await newPage(browser())
     await signInTo(page, s, path)
     await expect(page.locator("#wallet-auto-topup").textContent()).resolves.toBe("no")
     const alertBefore = await page.locator("#wallet-alert").textContent()
@@ -162,7 +154,7 @@ describe("wallet: a usage chart by month and application (server-drawn SVG, a le
       apps.push({ id: app.id as string, key: key.key as string })
     }
     const path = `/console/accounts/${accountId}/wallet`
-    const { context, page } = await newPage(browser)
+    const { context, page } = await newPage(browser())
     await signInTo(page, s, path)
     await expect(page.locator("#usage-none").textContent()).resolves.toBe("No usage in the last three months.")
     await expect(page.locator("g.chart-month").count()).resolves.toBe(0)
@@ -223,7 +215,7 @@ describe("wallet: the same page in Arabic, right to left, riyals and Arabic digi
     const key = await s.console("POST", `/applications/${app.id}/keys`, { mode: "live" })
     await sendCodes(key.key, 2)
     const path = `/console/accounts/${accountId}/wallet`
-    const { context, page } = await newPage(browser, { locale: "ar" })
+    const { context, page } = await newPage(browser(), { locale: "ar" })
     await signInTo(page, s, path)
     await expect(page.locator("html").getAttribute("dir")).resolves.toBe("rtl")
     await expect(page.locator("#wallet-balance").textContent()).resolves.toBe(formatSar("ar", 50_000 - 18))

@@ -4,21 +4,13 @@
  * the signing secret rotated (the new one shown once, the only one a later delivery verifies with), in English
  * and in Arabic.
  */
-import type { Browser } from "playwright-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { useServer } from "../support/server.ts"
 import { startReceiver, verify } from "../webhooks/receiver.ts"
-import { expectAccessible, expectNoViolations, launch, newPage, signInTo } from "./browser.ts"
+import { expectAccessible, expectNoViolations, newPage, signInTo, useBrowser } from "./browser.ts"
 
 const s = useServer({ webhookAllowPrivate: true })
-let browser: Browser
-
-beforeAll(async () => {
-  browser = await launch()
-})
-afterAll(async () => {
-  await browser?.close()
-})
+const browser = useBrowser()
 
 /** The simulated clock's advance runs the jobs that fall due (the webhook dispatcher among them). */
 const runJobs = () => s.console("POST", "/simulator/clock", { advance_ms: 1_000 })
@@ -30,7 +22,7 @@ describe("webhooks: the endpoint, a test event, the delivery log with each attem
     try {
       const account = await s.console("POST", "/accounts", { name: "Hooks Co" })
       const app = await s.console("POST", `/accounts/${account.id}/applications`, { name: "Hooks", approved: true })
-      const { context, page } = await newPage(browser)
+      const { context, page } = await newPage(browser())
       await page.goto(`${s.baseUrl}/console/applications/${app.id}`)
       await page.getByLabel("Console token").fill(s.consoleToken)
       await page.getByRole("button", { name: "Sign in" }).click()
@@ -83,7 +75,7 @@ describe("webhooks: the signing secret rotated, shown once; a delivery after it 
         const put = await s.console("PUT", `/applications/${app.id}/webhook`, { url: receiver.url })
         const old = put.secret as string
         const path = `/console/applications/${app.id}/webhook`
-        const { context, page } = await newPage(browser, { locale })
+        const { context, page } = await newPage(browser(), { locale })
         await signInTo(page, s, path)
         await expect(page.locator("html").getAttribute("dir")).resolves.toBe(locale === "ar" ? "rtl" : "ltr")
         await expectAccessible(page)

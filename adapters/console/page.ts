@@ -4,7 +4,9 @@
  * (adapters/console/serve.ts) does the rest for every page alike: the session, the CSRF token of a POST, the
  * language, the form's size, the security headers, and a page for every refusal.
  */
-import type { Effect } from "effect"
+import { Effect } from "effect"
+import { type NotFound, notFound } from "../../core/pipeline/errors.ts"
+import { isUuid } from "../../core/shared/brands.ts"
 import type { VNode } from "preact"
 import type { Params } from "../../core/pipeline/handler.ts"
 import type { ApiRequest } from "../../core/pipeline/request.ts"
@@ -63,4 +65,10 @@ export interface ConsolePage {
    * saying so; anything else is the 500 page, logged with its request id.
    */
   readonly handler: (ctx: PageContext) => Effect.Effect<PageAnswer, unknown, any>
+}
+
+/** A path parameter that must be a UUID: any other value names nothing (404, as the API answers). */
+export const uuidParam = (ctx: PageContext, name: string): Effect.Effect<string, NotFound> => {
+  const id = ctx.params[name] ?? ""
+  return isUuid(id) ? Effect.succeed(id) : Effect.fail(notFound)
 }

@@ -9,9 +9,7 @@ import { Effect } from "effect"
 import type { Application } from "../../../core/accounts/model.ts"
 import { consoleOperations } from "../../../core/console/operations.ts"
 import { Console } from "../../../core/console/service.ts"
-import { notFound } from "../../../core/errors.ts"
 import type { Credential } from "../../../core/keys/model.ts"
-import { isUuid } from "../../../core/shared/brands.ts"
 import { keyPrefix } from "../../../core/shared/key-mode.ts"
 import { reasonCodes } from "../../../core/partner/lifecycle.ts"
 import { unpauseApplication } from "../../../core/accounts/unpause.ts"
@@ -19,7 +17,7 @@ import { described, Field, type FieldErrors, orFormErrors, RefusedSummary } from
 import { bodyDecoder, formBody } from "../forms.ts"
 import { formatDate, type Translate } from "../i18n.ts"
 import { Csrf, ShownOnce } from "../layout.tsx"
-import { type ConsolePage, html, type PageContext, redirect } from "../page.ts"
+import { type ConsolePage, html, type PageContext, redirect, uuidParam } from "../page.ts"
 import { roleKey } from "./approvals.tsx"
 
 const decodeAccount = bodyDecoder(consoleOperations, "console.accounts.create")
@@ -27,11 +25,6 @@ const decodeApplication = bodyDecoder(consoleOperations, "console.applications.c
 const decodeKey = bodyDecoder(consoleOperations, "console.keys.create")
 const decodeToken = bodyDecoder(consoleOperations, "console.account_tokens.create")
 const decodeReject = bodyDecoder(consoleOperations, "console.applications.reject")
-
-const uuidParam = (ctx: PageContext, name: string) => {
-  const id = ctx.params[name] ?? ""
-  return isUuid(id) ? Effect.succeed(id) : Effect.fail(notFound)
-}
 
 /** What the console keeps of a secret: its kind's prefix, then the key's id (the secret itself is not kept). */
 const prefixOf = (c: Credential) => `${keyPrefix(c.kind === "account_token" ? "account_token" : c.mode!)}…`

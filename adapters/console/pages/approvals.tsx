@@ -10,11 +10,9 @@ import type { ApprovalStatus } from "../../../core/approvals/model.ts"
 import { DecisionBody } from "../../../core/approvals/operations.ts"
 import { Approvals } from "../../../core/approvals/service.ts"
 import { fieldsRefused } from "../../../core/pipeline/decode.ts"
-import { isUuid } from "../../../core/shared/brands.ts"
-import { notFound } from "../../../core/errors.ts"
 import { formatDate, type MessageKey } from "../i18n.ts"
 import { Csrf, Value } from "../layout.tsx"
-import { type ConsolePage, html, redirect } from "../page.ts"
+import { type ConsolePage, html, redirect, uuidParam } from "../page.ts"
 
 const statusKey: Record<ApprovalStatus, MessageKey> = {
   pending: "statusPending",
@@ -71,8 +69,7 @@ const approvalPage: ConsolePage = {
   handler: (ctx) =>
     Effect.gen(function* () {
       const approvals = yield* Approvals
-      const id = ctx.params.id ?? ""
-      if (!isUuid(id)) return yield* notFound
+      const id = yield* uuidParam(ctx, "id")
       const shown = yield* approvals.forConsole(id)
       const { t, lang, root } = ctx
       const a = shown.approval
@@ -186,8 +183,7 @@ const decide: ConsolePage = {
   handler: (ctx) =>
     Effect.gen(function* () {
       const approvals = yield* Approvals
-      const id = ctx.params.id ?? ""
-      if (!isUuid(id)) return yield* notFound
+      const id = yield* uuidParam(ctx, "id")
       const decision = ctx.form.get("decision")
       const note = (ctx.form.get("note") ?? "").trim()
       const body = Schema.decodeUnknownEither(DecisionBody)({ note: note === "" ? null : note })

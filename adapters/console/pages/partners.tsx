@@ -10,11 +10,10 @@ import { Clock, Effect } from "effect"
 import type { Account } from "../../../core/accounts/model.ts"
 import { consoleOperations } from "../../../core/console/operations.ts"
 import { Console } from "../../../core/console/service.ts"
-import { notFound } from "../../../core/errors.ts"
 import { ConsolePages } from "../../../core/limits.ts"
 import { feedRetentionMs } from "../../../core/partner/feed.ts"
 import { isAppealable, reasonCodes, type ReviewChange } from "../../../core/partner/lifecycle.ts"
-import { isUuid, type Millis } from "../../../core/shared/brands.ts"
+import type { Millis } from "../../../core/shared/brands.ts"
 import { AccountsRepo } from "../../../ports/store/accounts.ts"
 import { type PartnerApplicationRow, PartnerApplicationsRepo } from "../../../ports/store/partner.ts"
 import { type FeedPage, type FeedPosition, PartnerFeedRepo } from "../../../ports/store/partner-feed.ts"
@@ -22,7 +21,7 @@ import { described, Field, type FieldErrors, orFormErrors, RefusedSummary } from
 import { bodyDecoder, formBody } from "../forms.ts"
 import { formatDate, type MessageKey, type Translate } from "../i18n.ts"
 import { Csrf } from "../layout.tsx"
-import { type ConsolePage, html, type PageContext, redirect } from "../page.ts"
+import { type ConsolePage, html, type PageContext, redirect, uuidParam } from "../page.ts"
 
 const decodeReject = bodyDecoder(consoleOperations, "console.applications.reject")
 
@@ -241,10 +240,7 @@ const render = (ctx: PageContext, refused?: RejectRefusal) =>
     )
   })
 
-const applicationId = (ctx: PageContext) => {
-  const id = ctx.params.application ?? ""
-  return isUuid(id) ? Effect.succeed(id) : Effect.fail(notFound)
-}
+const applicationId = (ctx: PageContext) => uuidParam(ctx, "application")
 
 const reviewsPage: ConsolePage = {
   method: "GET",

@@ -8,9 +8,8 @@
 import { Clock, Effect } from "effect"
 import type { Application } from "../../../core/accounts/model.ts"
 import { Console } from "../../../core/console/service.ts"
-import { notFound } from "../../../core/errors.ts"
 import { GuardDefaults, VerifyLimits } from "../../../core/limits.ts"
-import { isUuid, type Millis } from "../../../core/shared/brands.ts"
+import type { Millis } from "../../../core/shared/brands.ts"
 import { verifyConsoleOperations } from "../../../core/verify/console-operations.ts"
 import { VerifyConsole } from "../../../core/verify/console.ts"
 import { guardEpoch, guardSince } from "../../../core/verify/guard.ts"
@@ -21,7 +20,7 @@ import { described, Field, type FieldErrors, orFormErrors, RefusedSummary } from
 import { bodyDecoder } from "../forms.ts"
 import { formatNumber, formatSar, type MessageKey } from "../i18n.ts"
 import { Csrf } from "../layout.tsx"
-import { type ConsolePage, html, type PageAnswer, type PageContext, redirect } from "../page.ts"
+import { type ConsolePage, html, type PageAnswer, type PageContext, redirect, uuidParam } from "../page.ts"
 
 const decodeSettings = bodyDecoder(verifyConsoleOperations, "console.verify_settings.put")
 
@@ -60,9 +59,7 @@ const idOf = (name: string) => `setting-${name.replace(".", "-")}`
 
 const applicationOf = (ctx: PageContext) =>
   Effect.gen(function* () {
-    const id = ctx.params.application ?? ""
-    if (!isUuid(id)) return yield* notFound
-    return yield* (yield* Console).application(id)
+    return yield* (yield* Console).application(yield* uuidParam(ctx, "application"))
   })
 
 /** The page: the guard's state, then the settings form (as saved, or as typed with its refusals). */

@@ -12,7 +12,7 @@
 import { Effect, Option } from "effect"
 import type { VNode } from "preact"
 import { Console } from "../../../core/console/service.ts"
-import { isApiError, notFound } from "../../../core/errors.ts"
+import { isApiError } from "../../../core/errors.ts"
 import { Fields as FieldLimits, Lists, Wallet } from "../../../core/limits.ts"
 import { fieldsRefused } from "../../../core/pipeline/decode.ts"
 import { InvalidRequest } from "../../../core/pipeline/errors.ts"
@@ -38,7 +38,7 @@ import {
   type Translate,
 } from "../i18n.ts"
 import { Csrf } from "../layout.tsx"
-import { type ConsolePage, file, html, type PageContext, redirect } from "../page.ts"
+import { type ConsolePage, file, html, type PageContext, redirect, uuidParam } from "../page.ts"
 
 const decodeTopup = bodyDecoder(walletAccountOperations, "wallet.topups.link")
 const decodeProforma = bodyDecoder(walletAccountOperations, "wallet.proformas.create")
@@ -69,9 +69,7 @@ const riyalsInput = (halalas: number): string =>
 
 const accountParam = (ctx: PageContext) =>
   Effect.gen(function* () {
-    const id = ctx.params.account ?? ""
-    if (!isUuid(id)) return yield* notFound
-    return yield* (yield* Console).account(id)
+    return yield* (yield* Console).account(yield* uuidParam(ctx, "account"))
   })
 
 /** A form's refused fields (by the form's field names) and the texts it was sent with, shown again. */
@@ -783,8 +781,7 @@ const paySimulated: ConsolePage = {
   path: "/simulator/topups/:id/pay",
   handler: (ctx) =>
     Effect.gen(function* () {
-      const id = ctx.params.id ?? ""
-      if (!isUuid(id)) return yield* notFound
+      const id = yield* uuidParam(ctx, "id")
       const body = yield* decodePay({})
       yield* (yield* WalletTopups).payLink(id, body.save_card === true ? simulatedCard(id) : null)
       const account = ctx.form.get("account") ?? ""

@@ -6,24 +6,20 @@
  * (`console.webhook_deliveries.list`) and a replay (`console.webhook_deliveries.replay`).
  */
 import { Effect, Option } from "effect"
-import { notFound } from "../../../core/errors.ts"
-import { isUuid } from "../../../core/shared/brands.ts"
 import { WebhookConsole } from "../../../core/webhooks/console.ts"
+import { isUuid } from "../../../core/shared/brands.ts"
 import { webhookOperations } from "../../../core/webhooks/operations.ts"
 import { WebhookPolicy } from "../../../core/webhooks/url-policy.ts"
 import { bodyDecoder, formBody } from "../forms.ts"
 import { formatDate } from "../i18n.ts"
 import { Csrf, ShownOnce } from "../layout.tsx"
-import { type ConsolePage, html, type PageContext, redirect } from "../page.ts"
+import { type ConsolePage, html, type PageContext, redirect, uuidParam } from "../page.ts"
 
 const decodeEndpoint = bodyDecoder(webhookOperations, "console.applications.webhook.put")
 const decodeRehearsal = bodyDecoder(webhookOperations, "console.applications.webhook.test")
 const decodeRotation = bodyDecoder(webhookOperations, "console.applications.webhook.rotate_secret")
 
-const applicationParam = (ctx: PageContext) => {
-  const id = ctx.params.application ?? ""
-  return isUuid(id) ? Effect.succeed(id) : Effect.fail(notFound)
-}
+const applicationParam = (ctx: PageContext) => uuidParam(ctx, "application")
 
 const webhookPage: ConsolePage = {
   method: "GET",
@@ -210,8 +206,7 @@ const replay: ConsolePage = {
   handler: (ctx) =>
     Effect.gen(function* () {
       const webhooks = yield* WebhookConsole
-      const id = ctx.params.delivery ?? ""
-      if (!isUuid(id)) return yield* notFound
+      const id = yield* uuidParam(ctx, "delivery")
       yield* webhooks.replay(id)
       const application = ctx.form.get("application") ?? ""
       return redirect(isUuid(application) ? `applications/${application}/webhook` : "accounts")

@@ -103,3 +103,12 @@ export const signInTo = async (
   await page.locator("form.stack button[type=submit]").click()
   await page.waitForURL((u) => u.pathname === path)
 }
+
+/** Presses Tab until the element matching `selector` has the focus (at most 40 times). */
+export const tabTo = async (page: Page, selector: string): Promise<void> => {
+  for (let i = 0; i < 40; i++) {
+    if (await page.evaluate((sel) => document.activeElement?.matches(sel) === true, selector)) return
+    await page.keyboard.press("Tab")
+  }
+  throw new Error(`Tab never reached ${selector}`)
+}

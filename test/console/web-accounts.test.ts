@@ -8,7 +8,7 @@
 import type { Page } from "playwright-core"
 import { describe, expect, it } from "vitest"
 import { latestCode, setupApplication, useServer } from "../support/server.ts"
-import { expectAccessible, expectNoViolations, newPage, signInTo, useBrowser } from "./browser.ts"
+import { expectAccessible, expectNoViolations, newPage, signInTo, tabTo, useBrowser } from "./browser.ts"
 import { signIn } from "./web-support.ts"
 
 const s = useServer()
@@ -143,17 +143,10 @@ describe("with the keyboard alone: a setting changed and saved", () => {
     const { app, key } = await setupApplication(s)
     const { context, page } = await newPage(browser())
     await openSignedIn(page, `applications/${app.id}/verify`)
-    const tabTo = async (selector: string) => {
-      for (let i = 0; i < 40; i++) {
-        if (await page.evaluate((sel) => document.activeElement?.matches(sel) === true, selector)) return
-        await page.keyboard.press("Tab")
-      }
-      throw new Error(`Tab never reached ${selector}`)
-    }
-    await tabTo("#setting-code_length")
+    await tabTo(page, "#setting-code_length")
     await page.keyboard.press("Control+A")
     await page.keyboard.type("4")
-    await tabTo("form[action$='/verify'] button[type=submit]")
+    await tabTo(page, "form[action$='/verify'] button[type=submit]")
     await page.keyboard.press("Enter")
     await page.waitForURL((u) => u.search.includes("saved=1"))
     expect(await page.getByLabel("Code length (digits)").inputValue()).toBe("4")

@@ -7,19 +7,10 @@
 import type { Page } from "playwright-core"
 import { describe, expect, it } from "vitest"
 import { setupApplication, useServer } from "../support/server.ts"
-import { expectAccessible, expectNoViolations, newPage, useBrowser } from "./browser.ts"
+import { expectAccessible, expectNoViolations, newPage, tabTo, useBrowser } from "./browser.ts"
 
 const s = useServer()
 const browser = useBrowser()
-
-/** Presses Tab until the element matching `selector` has the focus (at most 20 times). */
-const tabTo = async (page: Page, selector: string) => {
-  for (let i = 0; i < 20; i++) {
-    if (await page.evaluate((sel) => document.activeElement?.matches(sel) === true, selector)) return
-    await page.keyboard.press("Tab")
-  }
-  throw new Error(`Tab never reached ${selector}`)
-}
 
 /** Signs in on the sign-in page the browser is on, with the keyboard only. */
 const signInWithKeyboard = async (page: Page) => {

@@ -117,6 +117,7 @@ const pages: ReadonlyArray<[string, string]> = [
   ["wallet", `/console/accounts/${account.id}/wallet`],
   ["webhook", `/console/applications/${app.id}/webhook`],
   ["clock", "/console/simulator/clock"],
+  ["sms-inbox", "/console/simulator/sms?to=%2B966554300020"],
   ["verify-settings", `/console/applications/${app.id}/verify`],
   ["reviews", "/console/reviews"],
 ]

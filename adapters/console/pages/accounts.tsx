@@ -252,7 +252,7 @@ const accountPage: ConsolePage = {
             </div>
             <div>
               <label for="token-email">{t("email")}</label>
-              <input type="email" id="token-email" name="email" />
+              <input type="email" id="token-email" name="email" dir="ltr" />
             </div>
             <div>
               <button type="submit">{t("createToken")}</button>

@@ -32,7 +32,7 @@ const smsInbox: ConsolePage = {
           <form method="get" action={`${root}simulator/sms`} class="stack">
             <div>
               <label for="to">{t("mobileNumber")}</label>
-              <input type="text" id="to" name="to" inputmode="tel" required value={asked} />
+              <input type="text" id="to" name="to" inputmode="tel" dir="ltr" required value={asked} />
             </div>
             <div>
               <button type="submit">{t("show")}</button>

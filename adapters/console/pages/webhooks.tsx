@@ -47,6 +47,7 @@ const webhookPage: ConsolePage = {
                 id="url"
                 name="url"
                 inputmode="url"
+                dir="ltr"
                 required
                 value={Option.isSome(endpoint) ? endpoint.value.url : ""}
               />

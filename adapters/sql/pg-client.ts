@@ -39,13 +39,11 @@ import {
   socketOf,
   templated,
 } from "./pg-internals.ts"
+import { maxNamedStatements, selectsStar } from "./named-statements.ts"
 
-export const maxNamedStatements = 1_000
+export { maxNamedStatements } from "./named-statements.ts"
 
 const names = new Map<string, string>()
-
-/** `SELECT *`, `SELECT t.*`, `RETURNING *`: the result's columns follow the table's. */
-const selectsStar = /\b(?:SELECT|RETURNING)\s+(?:DISTINCT\s+)?(?:\w+\.)?\*|,\s*(?:\w+\.)?\*\s*(?:,|FROM\b)/i
 
 /** The name of a statement text, or undefined (unnamed) when it selects `*` or the bound is reached. */
 export const statementName = (text: string): string | undefined => {

@@ -22,7 +22,16 @@
  * Server settings and checkpoints: see `PgliteSettings` below; a fresh data directory: `initializeApart`.
  */
 import * as Reactivity from "@effect/experimental/Reactivity"
-import { MemoryFS, PGlite, type Results, type RowMode, types as PgliteTypes } from "@electric-sql/pglite"
+import {
+  MemoryFS,
+  type messages,
+  parse,
+  PGlite,
+  protocol,
+  type Results,
+  type RowMode,
+  types as PgliteTypes,
+} from "@electric-sql/pglite"
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
 import * as Client from "@effect/sql/SqlClient"
 import type { Connection } from "@effect/sql/SqlConnection"
@@ -31,6 +40,7 @@ import { makeCompiler } from "@effect/sql-pg/PgClient"
 import { Effect, Layer, Option, type Scope, Stream } from "effect"
 import type { ParsedTarFileItem } from "nanotar"
 import { SqlDriver, type SqlDriverShape } from "./executor.ts"
+import { maxNamedStatements, selectsStar } from "./named-statements.ts"
 
 /**
  * PGlite's settings for an embedded server: the one place they are written. Measured with
@@ -413,11 +423,64 @@ const rowsOf = (results: ReadonlyArray<Results>, transformRows: TransformRows): 
   return results.length === 1 ? transform(results[0].rows) : results.map((result) => transform(result.rows))
 }
 
+/** Several protocol messages in one buffer: PGlite runs them in one call into PostgreSQL. */
+const joined = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
+  let at = 0
+  for (const part of parts) {
+    out.set(part, at)
+    at += part.length
+  }
+  return out
+}
+
+/** A statement text prepared under a name: its parameters' types and its result's description (none: no rows). */
+interface Prepared {
+  readonly name: string
+  readonly types: ReadonlyArray<number>
+  readonly description: messages.RowDescriptionMessage | undefined
+}
+
+const serialize = protocol.serialize
+
 const makeConnection = (pg: PGlite): Connection => {
+  const prepared = new Map<string, Prepared>()
+
   /**
-   * Without parameters the simple-query protocol (`exec`) is used, which accepts several
-   * statements separated by `;` (migrations rely on that). With parameters the extended
-   * protocol (`query`) is required, and it accepts a single statement only.
+   * The statement's name, prepared the first time its text is seen (Parse and Describe, one call), or undefined
+   * where it stays unnamed (named-statements.ts: `SELECT *`, or the bound reached).
+   */
+  const preparedOf = async (sql: string): Promise<Prepared | undefined> => {
+    const known = prepared.get(sql)
+    if (known !== undefined || prepared.size >= maxNamedStatements || selectsStar.test(sql)) return known
+    const name = `sa_${prepared.size}`
+    const described = await pg.execProtocolStream(
+      joined([serialize.parse({ name, text: sql }), serialize.describe({ type: "S", name }), serialize.sync()]),
+    )
+    const made: Prepared = {
+      name,
+      types: described.find((m): m is messages.ParameterDescriptionMessage => m.name === "parameterDescription")
+        ?.dataTypeIDs ?? [],
+      description: described.find((m): m is messages.RowDescriptionMessage => m.name === "rowDescription"),
+    }
+    prepared.set(sql, made)
+    return made
+  }
+
+  /** A parameter as PGlite's own `query` serializes it: by the type PostgreSQL gave its placeholder. */
+  const valueOf = (param: unknown, type: number | undefined): string | null => {
+    if (param === null || param === undefined) return null
+    const serializer = type === undefined ? undefined : pg.serializers[type]
+    return serializer ? serializer(param) : String(param)
+  }
+
+  /**
+   * PGlite's `query` makes six calls into PostgreSQL for every statement (Parse, Describe, Bind, Describe, Execute,
+   * Sync, each a round of its protocol loop), and PostgreSQL parses and plans the text every time. Here a
+   * parameterised text is prepared once under a name (named-statements.ts), and each execution is one call of
+   * Bind, Execute and Sync, its rows read with the description kept from the Describe; a statement without
+   * parameters is one simple Query. Results are read by PGlite's own `parseResults` with the instance's parsers,
+   * so rows are as `query` and `exec` give them. Measured with `npm run bench -- chat` (docs/performance.md).
    *
    * Uninterruptible because PGlite cannot cancel a running statement: the permit must not
    * be handed to another fiber while this one is still executing.
@@ -428,10 +491,22 @@ const makeConnection = (pg: PGlite): Connection => {
     rowMode: RowMode,
   ): Effect.Effect<ReadonlyArray<Results>, SqlError> =>
     Effect.uninterruptible(Effect.tryPromise({
-      try: async () =>
-        params.length === 0
-          ? await pg.exec(sql, { rowMode })
-          : [await pg.query(sql, params as Array<unknown>, { rowMode })],
+      try: async () => {
+        if (params.length === 0) {
+          return parse.parseResults(await pg.execProtocolStream(serialize.query(sql)), pg.parsers, { rowMode })
+        }
+        const statement = await preparedOf(sql)
+        if (statement === undefined) return [await pg.query(sql, params as Array<unknown>, { rowMode })]
+        const values = params.map((param, i) => valueOf(param, statement.types[i]))
+        const answer = await pg.execProtocolStream(
+          joined([serialize.bind({ statement: statement.name, values }), serialize.execute({}), serialize.sync()]),
+        )
+        return parse.parseResults(
+          statement.description === undefined ? answer : [statement.description, ...answer],
+          pg.parsers,
+          { rowMode },
+        )
+      },
       catch: toSqlError("Failed to execute statement"),
     }))
 

@@ -6,7 +6,9 @@ import { Effect, Exit } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import type { PGlite } from "@electric-sql/pglite"
 import * as PgliteClient from "../../adapters/sql/pglite-client.ts"
+import { maxNamedStatements } from "../../adapters/sql/named-statements.ts"
 
 /** A macrotask pause; `Effect.sleep` would wait on the TestClock inside `it.effect`. */
 const realSleep = Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, 1)))
@@ -159,6 +161,127 @@ layer(PgliteClient.layer({ dataDir: "memory://" }), { timeout: 60_000 })("Pglite
         [1, 2],
       )
     }))
+})
+
+describe("named statements: a parameterised text is prepared once, then each execution is one call into PostgreSQL", () => {
+  /** A client over a fresh in-memory store, with the number of protocol calls PGlite is asked for. */
+  const withInstance = <A, E>(
+    f: (i: { sql: SqlClient.SqlClient; pg: PGlite; calls: () => number }) => Effect.Effect<A, E, SqlClient.SqlClient>,
+  ) =>
+    Effect.scoped(Effect.gen(function* () {
+      const { client, pg } = yield* PgliteClient.makePgliteInstance({ dataDir: "memory://" })
+      let calls = 0
+      const original = pg.execProtocolStream.bind(pg)
+      pg.execProtocolStream = (...args) => {
+        calls++
+        return original(...args)
+      }
+      return yield* f({ sql: client, pg, calls: () => calls }).pipe(Effect.provideService(SqlClient.SqlClient, client))
+    }))
+
+  const prepared = (sql: SqlClient.SqlClient) =>
+    sql<{ name: string; statement: string }>`SELECT name, statement FROM pg_prepared_statements ORDER BY name`.pipe(
+      Effect.map((rows) => rows.map((r) => r.statement)),
+    )
+
+  it.effect("prepared at its first execution (one call more), then one call each; listed by PostgreSQL", () =>
+    withInstance(({ sql, calls }) =>
+      Effect.gen(function* () {
+        yield* sql`CREATE TABLE items (id int PRIMARY KEY, name text NOT NULL)`
+        const insert = (id: number) => sql`INSERT INTO items (id, name) VALUES (${id}, ${`item ${id}`})`
+        const before = calls()
+        yield* insert(1)
+        assert.strictEqual(calls() - before, 2)
+        yield* insert(2)
+        yield* insert(3)
+        assert.strictEqual(calls() - before, 4)
+        const read = yield* sql<{ name: string }>`SELECT name FROM items WHERE id = ${2}`
+        assert.deepStrictEqual(read, [{ name: "item 2" }])
+        assert.deepStrictEqual(yield* prepared(sql), [
+          "INSERT INTO items (id, name) VALUES ($1, $2)",
+          "SELECT name FROM items WHERE id = $1",
+        ])
+      })
+    ))
+
+  it.effect("rows and values read as PGlite's own query reads them, type by type", () =>
+    withInstance(({ sql, pg }) =>
+      Effect.gen(function* () {
+        yield* sql`CREATE TABLE typed (id int PRIMARY KEY, big bigint, huge bigint, n numeric, doc jsonb, bytes bytea,
+          at timestamptz, tags text[], counts int[], ok boolean, who uuid, note text)`
+        const text = `INSERT INTO typed VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+          RETURNING id, big, huge, n, doc, bytes, at, tags, counts, ok, who, note`
+        const params = [
+          1,
+          1_767_225_600_123,
+          "9223372036854775807",
+          "12.50",
+          { lang: "ar", list: [1, null, "٣"] },
+          new Uint8Array([0, 1, 254, 255]),
+          new Date(1_767_225_600_123),
+          ["a", "ب", "c,d", ""],
+          [1, 2, 3],
+          true,
+          "7d9f0c2e-2c1b-4f7e-9d8a-0b1c2d3e4f50",
+          null,
+        ]
+        const ours = yield* sql.unsafe(text, params)
+        const select = `SELECT id, big, huge, n, doc, bytes, at, tags, counts, ok, who, note FROM typed WHERE id = $1`
+        const theirs = yield* Effect.promise(() => pg.query<Record<string, unknown>>(select, [1]))
+        assert.deepStrictEqual(ours, theirs.rows)
+        assert.deepStrictEqual(yield* sql.unsafe(select, [1]), theirs.rows)
+        const values = yield* sql.unsafe(select, [1]).values
+        assert.deepStrictEqual(values, [Object.values(theirs.rows[0] as object)])
+        assert.strictEqual((ours[0] as { huge: unknown }).huge, 9223372036854775807n)
+      })
+    ))
+
+  it.effect("a statement selecting * stays unnamed: a column added after it ran is read", () =>
+    withInstance(({ sql }) =>
+      Effect.gen(function* () {
+        yield* sql`CREATE TABLE wide (id int PRIMARY KEY)`
+        yield* sql`INSERT INTO wide VALUES (${1})`
+        assert.deepStrictEqual(yield* sql`SELECT * FROM wide WHERE id = ${1}`, [{ id: 1 }])
+        yield* sql`ALTER TABLE wide ADD COLUMN label text NOT NULL DEFAULT 'x'`
+        assert.deepStrictEqual(yield* sql`SELECT * FROM wide WHERE id = ${1}`, [{ id: 1, label: "x" }])
+        assert.deepStrictEqual(yield* prepared(sql), ["INSERT INTO wide VALUES ($1)"])
+      })
+    ))
+
+  it.effect("an error and a rolled-back transaction leave the prepared statements usable", () =>
+    withInstance(({ sql }) =>
+      Effect.gen(function* () {
+        yield* sql`CREATE TABLE once (id int PRIMARY KEY)`
+        const insert = (id: number) => sql`INSERT INTO once VALUES (${id})`
+        yield* insert(1)
+        const duplicate = yield* failWith(insert(1))
+        assert.strictEqual((duplicate.cause as { code?: string }).code, "23505")
+        const rolledBack = yield* Effect.exit(sql.withTransaction(Effect.zipRight(insert(2), insert(1))))
+        assert.isTrue(Exit.isFailure(rolledBack))
+        const typo = yield* failWith(sql`SELEC id FROM once WHERE id = ${1}`)
+        assert.strictEqual((typo.cause as { code?: string }).code, "42601")
+        yield* insert(3)
+        const rows = yield* sql<{ id: number }>`SELECT id FROM once WHERE id > ${0} ORDER BY id`
+        assert.deepStrictEqual(rows.map((r) => r.id), [1, 3])
+      })
+    ))
+
+  it.effect(
+    `at most ${maxNamedStatements} texts are named; the rest run unnamed`,
+    () =>
+      withInstance(({ sql }) =>
+        Effect.gen(function* () {
+          const extra = 5
+          for (let k = 0; k < maxNamedStatements + extra; k++) {
+            const [row] = yield* sql.unsafe<{ v: number }>(`SELECT $1::int + ${k} AS v`, [1])
+            assert.strictEqual(row.v, 1 + k)
+          }
+          const [count] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_prepared_statements`
+          assert.strictEqual(count.n, maxNamedStatements)
+        })
+      ),
+    { timeout: 60_000 },
+  )
 })
 
 describe("PgliteClient (file-backed)", () => {

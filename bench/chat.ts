@@ -36,12 +36,12 @@ import { type Ceiling, messageStatements, openPgCeiling, openPgliteCeiling } fro
 import { driveConversations, setupThroughConsole, traceConversation } from "./chat-lib/platform.ts"
 import { emptyPlatformRun, type PlatformRun } from "./notifications-lib/platform.ts"
 import { requestStatements } from "./verify-lib/project.ts"
-import { fmt, freshSchema, ms, startHost } from "./verify-lib/support.ts"
+import { asNpmStart, fmt, freshSchema, ms, npmStartFlags, startHost } from "./verify-lib/support.ts"
 
 type Store = "pglite" | "postgres"
 
 const parseArgs = (argv: ReadonlyArray<string>) => {
-  const { named, quick, num } = readFlags(argv)
+  const { named, flags, quick, num } = readFlags(argv)
   const store = named.get("store") ?? "both"
   if (store !== "pglite" && store !== "postgres" && store !== "both") throw new Error("--store pglite|postgres|both")
   return {
@@ -54,6 +54,8 @@ const parseArgs = (argv: ReadonlyArray<string>) => {
     quick,
     /** The conversations' host writes a V8 CPU profile there when it stops. */
     profile: named.get("cpu-prof-dir"),
+    /** `--source`: the host from the sources (`node --import tsx hosts/node.ts`) instead of as `npm start` runs it. */
+    source: flags.has("source"),
   }
 }
 type Args = ReturnType<typeof parseArgs>
@@ -101,16 +103,22 @@ const runConversations = async (store: Store, args: Args): Promise<Result> => {
     if (fresh) cleanups.unshift(fresh.drop)
     const host = await startHost(
       fresh ? { DATABASE_URL: fresh.url } : { PGLITE_DIR: "memory://" },
-      args.profile ? { cpuProfDir: args.profile } : {},
+      { ...(args.profile ? { cpuProfDir: args.profile } : {}), ...(args.source ? {} : { built: asNpmStart() }) },
     )
     cleanups.unshift(host.stop)
     const setup = await setupThroughConsole(host)
-    log(`  host pid ${host.pid}; attendant published through a connected app's key`)
+    log(
+      `  host pid ${host.pid} (${
+        args.source ? "from the sources, node --import tsx" : `as npm start runs it: node ${npmStartFlags().join(" ")}`
+      }); attendant published through a connected app's key`,
+    )
     const ceilings: Array<{ c: Ceiling; dbCpu?: () => Promise<Map<number, number>> }> = []
     if (store === "pglite") {
-      const c = await openPgliteCeiling()
-      cleanups.unshift(c.close)
-      ceilings.push({ c })
+      for (const prepared of [false, true]) {
+        const c = await openPgliteCeiling(prepared)
+        cleanups.unshift(c.close)
+        ceilings.push({ c })
+      }
     } else {
       for (const prepared of [false, true]) {
         const f = await freshSchema(args.databaseUrl, "cbench_ceiling")

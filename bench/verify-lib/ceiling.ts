@@ -23,7 +23,7 @@ import type { Connection } from "@effect/sql/SqlConnection"
 import { SqlError } from "@effect/sql/SqlError"
 import { makeCompiler } from "@effect/sql-pg/PgClient"
 import * as PgClient from "@effect/sql-pg/PgClient"
-import { PGlite, types as PgliteTypes } from "@electric-sql/pglite"
+import { type messages, Mutex, parse, PGlite, protocol, types as PgliteTypes } from "@electric-sql/pglite"
 import { createHmac, randomBytes, randomInt, randomUUID, timingSafeEqual } from "node:crypto"
 import { Effect, Layer, Option, Redacted, Stream } from "effect"
 import pg from "pg"
@@ -131,6 +131,71 @@ export const pgDb = (url: string, opts: { prepared: boolean; poolSize: number })
       }
     },
     close: () => pool.end(),
+  }
+}
+
+/**
+ * PGlite through its protocol with named statements: each text parsed once (Parse and Describe), each execution one
+ * call of Bind, Execute and Sync, BEGIN and COMMIT one simple Query each, and one lock around each statement and
+ * transaction, as PGlite's own `transaction` takes. The least PGlite's driver can be asked for a statement; what
+ * adapters/sql/pglite-client.ts does, written here again from PGlite's public API.
+ */
+export const pglitePreparedDb = (db: PGlite): Db => {
+  interface Statement {
+    readonly name: string
+    readonly types: ReadonlyArray<number>
+    readonly description: messages.RowDescriptionMessage | undefined
+  }
+  const statements = new Map<string, Statement>()
+  const lock = new Mutex()
+  const { serialize } = protocol
+  const joined = (...parts: Array<Uint8Array>) => {
+    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
+    parts.reduce((at, p) => (out.set(p, at), at + p.length), 0)
+    return out
+  }
+  const run = async (text: string, params: Array<unknown>): Promise<Array<Record<string, any>>> => {
+    let statement = statements.get(text)
+    if (statement === undefined) {
+      const name = `c_${statements.size}`
+      const described = await db.execProtocolStream(
+        joined(serialize.parse({ name, text }), serialize.describe({ type: "S", name }), serialize.sync()),
+      )
+      statement = {
+        name,
+        types: described.find((m): m is messages.ParameterDescriptionMessage => m.name === "parameterDescription")
+          ?.dataTypeIDs ?? [],
+        description: described.find((m): m is messages.RowDescriptionMessage => m.name === "rowDescription"),
+      }
+      statements.set(text, statement)
+    }
+    const types = statement.types
+    const values = params.map((
+      p,
+      i,
+    ) => (p === null || p === undefined ? null : (db.serializers[types[i]] ?? String)(p)))
+    const answer = await db.execProtocolStream(
+      joined(serialize.bind({ statement: statement.name, values }), serialize.execute({}), serialize.sync()),
+    )
+    const all = statement.description === undefined ? answer : [statement.description, ...answer]
+    return parse.parseResults(all, db.parsers)[0].rows as Array<Record<string, any>>
+  }
+  const simple = (text: string) => db.execProtocolStream(serialize.query(text))
+  return {
+    query: (_name, text, params) => lock.runExclusive(() => run(text, params)),
+    transaction: (f) =>
+      lock.runExclusive(async () => {
+        await simple("BEGIN")
+        try {
+          const a = await f((_name, text, params) => run(text, params))
+          await simple("COMMIT")
+          return a
+        } catch (e) {
+          await simple("ROLLBACK").catch(() => {})
+          throw e
+        }
+      }),
+    close: () => db.close(),
   }
 }
 

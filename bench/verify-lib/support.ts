@@ -3,7 +3,7 @@
  * process and machine CPU readings from /proc, one measured slice, the fresh PostgreSQL schema, the
  * host process.
  */
-import { type ChildProcess, spawn } from "node:child_process"
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { readFileSync } from "node:fs"
 import http from "node:http"
@@ -341,6 +341,21 @@ export const makeHttp = (baseUrl: string, sockets: number) => {
 
 // ---------------------------------------------------------------------------------------------------------------
 // The host process
+
+/** The node flags of `npm start` (package.json's `start` script), for a host measured as it runs there. */
+export const npmStartFlags = (): ReadonlyArray<string> => {
+  const start: string = JSON.parse(readFileSync(`${root}package.json`, "utf8")).scripts.start
+  const run = start.split("&&").at(-1)!.trim()
+  const flags = /^node\s+(.*?)\s*dist\/hosts\/node\.js$/.exec(run)
+  if (!flags) throw new Error(`package.json's start script does not end in "node … dist/hosts/node.js": ${start}`)
+  return flags[1].split(/\s+/).filter((f) => f !== "")
+}
+
+/** `startHost`'s `built`: the host as `npm start` runs it, built first when a source is newer (scripts/ensure-built.mjs). */
+export const asNpmStart = (): { readonly nodeFlags: ReadonlyArray<string> } => {
+  execFileSync(process.execPath, ["scripts/ensure-built.mjs"], { cwd: root, stdio: "inherit" })
+  return { nodeFlags: npmStartFlags() }
+}
 
 export interface Host {
   readonly baseUrl: string

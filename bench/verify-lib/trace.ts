@@ -29,10 +29,35 @@ pg.Client.prototype.query = function (this: unknown, ...args: Array<unknown>) {
   return (pgQuery as (...a: Array<unknown>) => unknown).apply(this, args)
 } as typeof pgQuery
 
-for (const method of ["query", "exec"] as const) {
-  const original = PGlite.prototype[method]
-  ;(PGlite.prototype as any)[method] = function (this: PGlite, ...args: Array<unknown>) {
-    log(this, args[0])
-    return (original as (...a: Array<unknown>) => unknown).apply(this, args)
-  }
+/**
+ * PGlite: every statement reaches PostgreSQL through `execProtocolStream` (PGlite's own `query` and `exec`, and
+ * adapters/sql/pglite-client.ts's named statements): an execution is a Query message (its text) or a Bind (the text
+ * its statement was parsed from), so those are logged; a Parse alone (a statement prepared) is not an execution.
+ */
+const texts = new WeakMap<object, Map<string, string>>()
+const decoder = new TextDecoder()
+const cString = (bytes: Uint8Array, at: number): [string, number] => {
+  const end = bytes.indexOf(0, at)
+  return [decoder.decode(bytes.subarray(at, end)), end + 1]
 }
+const original = PGlite.prototype.execProtocolStream
+PGlite.prototype.execProtocolStream = function (this: PGlite, message: Uint8Array, ...rest: Array<unknown>) {
+  let parsed = texts.get(this)
+  if (parsed === undefined) texts.set(this, parsed = new Map())
+  const view = new DataView(message.buffer, message.byteOffset, message.byteLength)
+  for (let at = 0; at < message.length;) {
+    const kind = String.fromCharCode(message[at])
+    const length = view.getInt32(at + 1)
+    const body = at + 5
+    if (kind === "Q") log(this, cString(message, body)[0])
+    else if (kind === "P") {
+      const [name, next] = cString(message, body)
+      parsed.set(name, cString(message, next)[0])
+    } else if (kind === "B") {
+      const [, next] = cString(message, body)
+      log(this, parsed.get(cString(message, next)[0]) ?? "?")
+    }
+    at += 1 + length
+  }
+  return (original as (...a: Array<unknown>) => Promise<any>).apply(this, [message, ...rest])
+} as typeof original

@@ -4,15 +4,15 @@
  * asserts nothing about timing (it fails only when the trace's statements are not the ceiling's).
  *
  *   npx tsx bench/chat.ts [--store pglite|postgres|both] [--clients N] [--seconds S] [--rounds R] [--warmup S]
- *                         [--database-url URL] [--quick] [--cpu-prof-dir DIR]
+ *                         [--database-url URL] [--quick] [--cpu-prof-dir DIR] [--built] [--node-flags "…"]
  *   (also `npm run bench -- chat ...`)
  *
  * Defaults: both stores, 16 clients, 15 s measured per side in 3 rounds (each slice after 2 s of warm-up),
  * PostgreSQL at $DATABASE_URL or postgres://postgres@127.0.0.1:5432/test. `--quick`: 1 s per side in 1 round after
  * 0.5 s (a smoke run; any option given still wins).
  *
- * Platform: the Node host as its own process (bench/verify-lib/support.ts `startHost`) with the simulated chat
- * network, on PGlite (`PGLITE_DIR=memory://`) or on PostgreSQL in a fresh schema (dropped at the end). The console
+ * Platform: the Node host as its own process (bench/verify-lib/support.ts `startHost`; from the sources, or with
+ * `--built` as `npm start` runs it, its node flags included) with the simulated chat network, on PGlite (`PGLITE_DIR=memory://`) or on PostgreSQL in a fresh schema (dropped at the end). The console
  * makes an approved application and a connected app's key, which publishes the attendant (bench/chat-lib/
  * platform.ts `benchMenu`). Each client plays a conversation with a new customer, again and again: a first message
  * (the greeting, sent through the network port from the reply queue into the simulator's log), a tap into the
@@ -22,7 +22,8 @@
  *
  * Ceiling (bench/chat-lib/ceiling.ts): each message's statements in the host's order, with the engine's own step
  * between them, straight through `pg` (plain, and with named prepared statements; a pool of 10, the project's) or
- * on `@electric-sql/pglite` in memory, on a schema the project's migrations made, at the same concurrency. Every
+ * on `@electric-sql/pglite` in memory (plain `query`, and with named statements: bench/verify-lib/ceiling.ts
+ * `pglitePreparedDb`), on a schema the project's migrations made, at the same concurrency. Every
  * run first traces one conversation on a host of its own and prints whether its statements are the ceiling's.
  * Every message replies (the greeting, the nested level, the hand-over's notice): 9 statements each (the
  * application read; BEGIN, the customer's lock with the attendant, their ongoing conversation, its upsert, the
@@ -54,8 +55,13 @@ const parseArgs = (argv: ReadonlyArray<string>) => {
     quick,
     /** The conversations' host writes a V8 CPU profile there when it stops. */
     profile: named.get("cpu-prof-dir"),
-    /** `--source`: the host from the sources (`node --import tsx hosts/node.ts`) instead of as `npm start` runs it. */
-    source: flags.has("source"),
+    /**
+     * `--built`: the host as `npm start` runs it (dist/, with its node flags) instead of from the sources (`node
+     * --import tsx hosts/node.ts`, as the other send benchmarks run theirs).
+     */
+    source: !flags.has("built") && !named.has("node-flags"),
+    /** `--node-flags "…"`: the built host with these node flags instead of `npm start`'s. */
+    nodeFlags: named.get("node-flags")?.split(/\s+/).filter((f) => f !== ""),
   }
 }
 type Args = ReturnType<typeof parseArgs>
@@ -103,13 +109,20 @@ const runConversations = async (store: Store, args: Args): Promise<Result> => {
     if (fresh) cleanups.unshift(fresh.drop)
     const host = await startHost(
       fresh ? { DATABASE_URL: fresh.url } : { PGLITE_DIR: "memory://" },
-      { ...(args.profile ? { cpuProfDir: args.profile } : {}), ...(args.source ? {} : { built: asNpmStart() }) },
+      {
+        ...(args.profile ? { cpuProfDir: args.profile } : {}),
+        ...(args.source ? {} : { built: { nodeFlags: args.nodeFlags ?? asNpmStart().nodeFlags } }),
+      },
     )
     cleanups.unshift(host.stop)
     const setup = await setupThroughConsole(host)
     log(
       `  host pid ${host.pid} (${
-        args.source ? "from the sources, node --import tsx" : `as npm start runs it: node ${npmStartFlags().join(" ")}`
+        args.source
+          ? "from the sources, node --import tsx"
+          : args.nodeFlags
+          ? `built, node ${args.nodeFlags.join(" ")}`
+          : `as npm start runs it: node ${npmStartFlags().join(" ")}`
       }); attendant published through a connected app's key`,
     )
     const ceilings: Array<{ c: Ceiling; dbCpu?: () => Promise<Map<number, number>> }> = []

@@ -69,13 +69,16 @@ const scriptWords = (tree: Tree, script: string): Array<string> => {
   return pkg.scripts[script].trim().split(/\s+/)
 }
 
+/** The node flags of the tree's `npm start`. */
+const startFlags = (tree: Tree): Array<string> => {
+  const words = scriptWords(tree, "start")
+  return words.slice(words.lastIndexOf("node") + 1).filter((w) => w.startsWith("--"))
+}
+
 const commandOf = (tree: Tree, host: Host): { command: string; args: Array<string> } => {
   switch (host) {
-    case "node": {
-      const words = scriptWords(tree, "start")
-      const flags = words.slice(words.lastIndexOf("node") + 1).filter((w) => w.startsWith("--"))
-      return { command: process.execPath, args: [...flags, "dist/hosts/node.js"] }
-    }
+    case "node":
+      return { command: process.execPath, args: [...startFlags(tree), "dist/hosts/node.js"] }
     case "deno":
     case "bun": {
       const [runtime, ...args] = scriptWords(tree, `start:${host}`)
@@ -84,12 +87,8 @@ const commandOf = (tree: Tree, host: Host): { command: string; args: Array<strin
     case "embedded":
       return {
         command: process.execPath,
-        args: [
-          "--max-semi-space-size=2",
-          "--heap-growing-percent=25",
-          "--liftoff-only",
-          join(root, "bench/startup-embedded.mjs"),
-        ],
+        // The flags `npm start` gives the Node host (an app embedding the library chooses its own).
+        args: [...startFlags(tree), join(root, "bench/startup-embedded.mjs")],
       }
   }
 }

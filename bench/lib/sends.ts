@@ -28,7 +28,9 @@ export const readFlags = (argv: ReadonlyArray<string>) => {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
     if (!a.startsWith("--")) continue
-    const [k, inline] = a.slice(2).split("=", 2)
+    // At the first "=" only: a value may hold more (`--node-flags=--heap-growing-percent=25`).
+    const eq = a.indexOf("=")
+    const [k, inline] = eq < 0 ? [a.slice(2), undefined] : [a.slice(2, eq), a.slice(eq + 1)]
     if (inline !== undefined) named.set(k, inline)
     else if (i + 1 < argv.length && !argv[i + 1].startsWith("--")) named.set(k, argv[++i])
     else flags.add(k)

@@ -27,6 +27,8 @@ const sourcesHash = (): string => {
   }
   walk(migrations)
   hash.update(readFileSync(join(root, "adapters/sql/migrate.ts")))
+  // …and how a snapshot is made from them (what it drops and compacts).
+  hash.update(readFileSync(join(root, "adapters/sql/snapshot.ts")))
   // initdb's arguments make the data directory too (its WAL segment size).
   hash.update(JSON.stringify(PgliteSettings.initdb))
   return hash.digest("hex")

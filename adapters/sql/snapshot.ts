@@ -105,6 +105,16 @@ export const makeSnapshot = (
   Effect.scoped(Effect.gen(function* () {
     const { client, pg } = yield* makePgliteInstance({ dataDir: "memory://" })
     yield* migrate(list).pipe(Effect.provideService(SqlClient.SqlClient, client))
+    // Only the database PGlite opens (`postgres`) is kept: initdb's template0 and template1, 14 of the 29 MB every new
+    // store unpacked (and a `memory://` store holds), are never opened. VACUUM FULL then compacts the catalogs the
+    // migrations rewrote. The gzipped snapshot 4.1 → 1.9 MB; a new in-memory store opened in 179-258 ms instead of
+    // 239-320 (issue 28).
+    for (const database of ["template0", "template1"]) {
+      // One statement a call: DROP DATABASE refuses to run inside the implicit transaction of several.
+      yield* Effect.promise(() => pg.exec(`ALTER DATABASE ${database} IS_TEMPLATE false`))
+      yield* Effect.promise(() => pg.exec(`DROP DATABASE ${database}`))
+    }
+    yield* Effect.promise(() => pg.exec("VACUUM FULL"))
     // A checkpoint first: PGlite tars the files of the running instance, so a store opened from them replays the
     // WAL after the last checkpoint (330 ms of a new directory's first open without it).
     yield* Effect.promise(() => pg.exec("CHECKPOINT"))

@@ -78,6 +78,22 @@ describe("a new store starts from the snapshot, and the snapshot is the migratio
     60_000,
   )
 
+  it.effect(
+    "the snapshot holds only the database PGlite opens: no template databases to unpack or keep in memory",
+    () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const databases = yield* sql<{ datname: string }>`SELECT datname FROM pg_database ORDER BY 1`
+        assert.deepStrictEqual(databases.map((d) => d.datname), ["postgres"])
+        const [{ n }] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM schema_migrations`
+        assert.strictEqual(n, planNames(products).length)
+      }).pipe(
+        Effect.provide(PgliteClient.layer({ dataDir: "memory://", seed: seedFor(products) })),
+        Effect.orDie,
+      ),
+    60_000,
+  )
+
   it.effect("a new data directory starts from the snapshot too, and is reopened as it was left", () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pglite-snapshot-"))
     const open = Effect.provide(

@@ -18,7 +18,6 @@
  * read: they are the sender's words, the recipient address is where the report came to.
  */
 import { Effect, Layer } from "effect"
-import { simpleParser } from "mailparser"
 import { messageIdOfEnvelope } from "../../core/email/service.ts"
 import { type EmailReport, EmailReturns } from "../../ports/email.ts"
 
@@ -79,17 +78,26 @@ const kindOf = (
 }
 
 /**
+ * mailparser, loaded the first time a message is read: importing it (and its character-set tables) took about 190 ms of
+ * every start, for a route most deployments never call (issue 28).
+ */
+const mailparser = () => import("mailparser")
+
+/**
  * The report a message that came back says, or null (not a report, not final, not about one of our messages).
  * `raw` is the message as received (RFC 5322); `rcptTo` the address it was received for, when known.
  */
 export const readReport = (raw: Uint8Array | string, rcptTo?: string): Effect.Effect<EmailReport | null> =>
-  Effect.tryPromise(() =>
-    simpleParser(typeof raw === "string" ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength), {
-      keepDeliveryStatus: true,
-      skipHtmlToText: true,
-      skipTextToHtml: true,
-      skipImageLinks: true,
-    })
+  Effect.tryPromise(async () =>
+    (await mailparser()).simpleParser(
+      typeof raw === "string" ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength),
+      {
+        keepDeliveryStatus: true,
+        skipHtmlToText: true,
+        skipTextToHtml: true,
+        skipImageLinks: true,
+      },
+    )
   ).pipe(
     Effect.map((mail): EmailReport | null => {
       const candidates = [

@@ -18,7 +18,6 @@
  */
 import { Cause, Context, Effect, Exit, Layer, Runtime } from "effect"
 import type { AddressInfo } from "node:net"
-import { SMTPServer } from "smtp-server"
 import { EmailReturnsIntake } from "../../core/email/returns.ts"
 import { Email as Limits } from "../../core/limits.ts"
 
@@ -74,6 +73,8 @@ const make = (options: InboundSmtpOptions) =>
           ),
         ), { discard: true }).pipe(Effect.withSpan("InboundSmtp.message"))
 
+    // Loaded only when the listener is asked for (EMAIL_INBOUND_SMTP_PORT): not on every start (issue 28).
+    const { SMTPServer } = yield* Effect.promise(() => import("smtp-server"))
     const server = new SMTPServer({
       name: options.name ?? Limits.bounceDomain,
       banner: "bounce mailbox",

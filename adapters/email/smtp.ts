@@ -16,7 +16,6 @@
  *   port 465), `starttls-unverified` (STARTTLS required, any certificate: local relays and tests only)
  */
 import { Config, Effect, Layer, Option, Redacted } from "effect"
-import nodemailer from "nodemailer"
 import {
   EmailProvider,
   EmailProviderUnavailable,
@@ -82,7 +81,8 @@ const failureOf = (
 
 const make = (settings: SmtpSettings) =>
   Effect.acquireRelease(
-    Effect.sync(() => {
+    // nodemailer is loaded when an SMTP provider is made (EMAIL_PROVIDER=smtp), not on every start (issue 28).
+    Effect.map(Effect.promise(() => import("nodemailer")), ({ default: nodemailer }) => {
       const password = settings.password === undefined
         ? ""
         : Redacted.isRedacted(settings.password)

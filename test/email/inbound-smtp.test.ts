@@ -6,7 +6,7 @@
  * message with 552; with the setting unset nothing listens.
  */
 import { Effect } from "effect"
-import { connect } from "node:net"
+import { connect, Server as NetServer } from "node:net"
 import nodemailer from "nodemailer"
 import { afterAll, describe, expect, it } from "vitest"
 import { inboundMaxBytes, InboundSmtp } from "../../adapters/email/inbound-smtp.ts"
@@ -257,8 +257,16 @@ describe.runIf(databaseUrl !== undefined)("EMAIL_INBOUND_SMTP_PORT=0 on PostgreS
   rules(s)
 })
 
-/** The listening TCP servers of this process (node:net's handles). */
-const listeners = () => process.getActiveResourcesInfo().filter((r) => r === "TCPServerWrap").length
+/**
+ * The listening TCP servers of this process (node:net's servers among its active handles), and how many listen now
+ * that were not in `before`: servers of earlier tests that are still closing do not count.
+ */
+const servers = (): Set<unknown> =>
+  new Set(
+    (process as unknown as { _getActiveHandles: () => Array<unknown> })._getActiveHandles()
+      .filter((h) => h instanceof NetServer && h.listening),
+  )
+const opened = (before: Set<unknown>): number => [...servers()].filter((s) => !before.has(s)).length
 
 const refused = (port: number) =>
   new Promise<boolean>((resolve) => {
@@ -272,21 +280,20 @@ const refused = (port: number) =>
 
 describe("EMAIL_INBOUND_SMTP_PORT unset (the default): nothing listens", () => {
   it("the setting is off by default; the platform opens its HTTP socket and no other", async () => {
-    const before = listeners()
+    const before = servers()
     const off = await startServer({ emailProvider: "smtp", dnsProvider: "simulator" })
     try {
       expect(off.settings.emailInboundSmtpPort).toBeUndefined()
       expect(await inboundPort(off)).toBeNull()
-      expect(listeners()).toBe(before + 1)
+      expect(opened(before)).toBe(1)
     } finally {
       await off.close()
     }
-    // A closed server's handle leaves the list on a later turn of the event loop.
-    await new Promise((resolve) => setTimeout(resolve, 50))
-    const between = listeners()
+    const between = servers()
     const on = await startServer(inbound)
     try {
-      expect(listeners()).toBe(between + 2)
+      expect(await inboundPort(on)).toBeGreaterThan(0)
+      expect(opened(between)).toBe(2)
     } finally {
       await on.close()
     }

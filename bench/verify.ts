@@ -23,7 +23,8 @@
  * its latency is shown apart) → check, which must answer `verified`.
  *
  * Ceiling: the same statements (the host's trace of one verification, see --statements) straight
- * through `pg` (plain, and with named prepared statements) or straight on `@electric-sql/pglite`, at
+ * through `pg` (plain, and with named prepared statements) or straight on `@electric-sql/pglite` (plain `query`,
+ * and through its protocol with named statements: verify-lib/ceiling.ts `pglitePreparedDb`), at
  * the same concurrency, on a schema made by the project's migrations.
  *
  * Minimal pair (PostgreSQL): /work/shared/bench/minimal-pair (or $MINIMAL_PAIR_DIR), the least SQL a start

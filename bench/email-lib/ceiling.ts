@@ -15,7 +15,15 @@ import { Effect, Redacted } from "effect"
 import { products } from "../../adapters/products.ts"
 import { migrate } from "../../adapters/sql/migrate.ts"
 import { isSendableAddress } from "../../core/email/address.ts"
-import { ceilingPglite, type Db, pgDb, pgliteDb, pgliteSqlClient, Sql as VerifySql } from "../verify-lib/ceiling.ts"
+import {
+  ceilingPglite,
+  type Db,
+  pgDb,
+  pgliteDb,
+  pglitePreparedDb,
+  pgliteSqlClient,
+  Sql as VerifySql,
+} from "../verify-lib/ceiling.ts"
 import { type Ceiling, ceilingOver, type CeilingRun, seedKeys } from "../lib/sends.ts"
 
 export type { Ceiling, CeilingRun }
@@ -149,11 +157,15 @@ export const openPgCeiling = async (url: string, prepared: boolean, keys: number
 }
 
 /** `@electric-sql/pglite` in this process (bench/verify-lib/ceiling.ts `ceilingPglite`). */
-export const openPgliteCeiling = async (keys: number): Promise<Ceiling> => {
+export const openPgliteCeiling = async (keys: number, prepared = false): Promise<Ceiling> => {
   const raw = ceilingPglite()
   await raw.waitReady
   await Effect.runPromise(Effect.provide(migrate(products), pgliteSqlClient(raw)))
-  const db = pgliteDb(raw)
+  const db = prepared ? pglitePreparedDb(raw) : pgliteDb(raw)
   const s = await seed(db, keys)
-  return ceilingOver("@electric-sql/pglite", (run) => send(db, s, run), db.close)
+  return ceilingOver(
+    prepared ? "@electric-sql/pglite, named statements" : "@electric-sql/pglite",
+    (run) => send(db, s, run),
+    db.close,
+  )
 }

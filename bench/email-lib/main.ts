@@ -121,9 +121,11 @@ const runSends = async (store: Store, args: Args): Promise<SendResult> => {
     )
     const ceilings: Array<{ c: Ceiling; dbCpu?: () => Promise<Map<number, number>> }> = []
     if (store === "pglite") {
-      const c = await openPgliteCeiling(args.keys)
-      cleanups.unshift(c.close)
-      ceilings.push({ c })
+      for (const prepared of [false, true]) {
+        const c = await openPgliteCeiling(args.keys, prepared)
+        cleanups.unshift(c.close)
+        ceilings.push({ c })
+      }
     } else {
       for (const prepared of [false, true]) {
         const f = await freshSchema(args.databaseUrl, "ebench_ceiling")

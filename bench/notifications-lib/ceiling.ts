@@ -20,7 +20,15 @@ import { paramProblems } from "../../core/notifications/params.ts"
 import { render } from "../../core/notifications/template.ts"
 import type { AccountId, Millis } from "../../core/shared/brands.ts"
 import type { ChargeParameter } from "../../ports/store/wallet.ts"
-import { ceilingPglite, type Db, pgDb, pgliteDb, pgliteSqlClient, Sql as VerifySql } from "../verify-lib/ceiling.ts"
+import {
+  ceilingPglite,
+  type Db,
+  pgDb,
+  pgliteDb,
+  pglitePreparedDb,
+  pgliteSqlClient,
+  Sql as VerifySql,
+} from "../verify-lib/ceiling.ts"
 import { type Ceiling, ceilingOver, type CeilingRun, seedKeys } from "../lib/sends.ts"
 import { destination } from "../verify-lib/support.ts"
 
@@ -238,13 +246,21 @@ export const openPgCeiling = async (
 }
 
 /** `@electric-sql/pglite` in this process (bench/verify-lib/ceiling.ts `ceilingPglite`). */
-export const openPgliteCeiling = async (keys: number, omit: ReadonlySet<Omissible> = new Set()): Promise<Ceiling> => {
+export const openPgliteCeiling = async (
+  keys: number,
+  omit: ReadonlySet<Omissible> = new Set(),
+  prepared = false,
+): Promise<Ceiling> => {
   const raw = ceilingPglite()
   await raw.waitReady
   await Effect.runPromise(Effect.provide(migrate(products), pgliteSqlClient(raw)))
-  const db = pgliteDb(raw)
+  const db = prepared ? pglitePreparedDb(raw) : pgliteDb(raw)
   const s = await seed(db, keys)
-  return ceilingOver(labelled("@electric-sql/pglite", omit), (run) => send(db, s, run, omit), db.close)
+  return ceilingOver(
+    labelled(prepared ? "@electric-sql/pglite, named statements" : "@electric-sql/pglite", omit),
+    (run) => send(db, s, run, omit),
+    db.close,
+  )
 }
 
 /** The project's int8 parser: a number when it is safe, else a bigint. */

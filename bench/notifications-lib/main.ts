@@ -138,8 +138,8 @@ const runSends = async (store: Store, args: Args): Promise<SendResult> => {
     const ceilings: Array<{ c: Ceiling; dbCpu?: () => Promise<Map<number, number>> }> = []
     const omits = args.ceilingOmit.size === 0 ? [new Set<Omissible>()] : [new Set<Omissible>(), args.ceilingOmit]
     if (store === "pglite") {
-      for (const omit of omits) {
-        const c = await openPgliteCeiling(args.keys, omit)
+      for (const [prepared, omit] of [[false, omits[0]], ...omits.map((o) => [true, o] as const)] as const) {
+        const c = await openPgliteCeiling(args.keys, omit, prepared)
         cleanups.unshift(c.close)
         ceilings.push({ c })
       }

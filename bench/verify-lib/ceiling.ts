@@ -556,12 +556,12 @@ export const ceilingPglite = (): PGlite =>
     initDbStartParams: [...PgliteSettings.initdb],
   })
 
-/** `@electric-sql/pglite` in this process: `ceilingPglite`. */
-export const openPgliteCeiling = async (keys: number): Promise<Ceiling> => {
+/** `@electric-sql/pglite` in this process: `ceilingPglite`; `prepared`: through its protocol with named statements. */
+export const openPgliteCeiling = async (keys: number, prepared = false): Promise<Ceiling> => {
   const raw = ceilingPglite()
   await raw.waitReady
   await Effect.runPromise(Effect.provide(migrate(products), pgliteSqlClient(raw)))
-  const db = pgliteDb(raw)
+  const db = prepared ? pglitePreparedDb(raw) : pgliteDb(raw)
   const s = await seed(db, keys)
-  return ceilingOver("@electric-sql/pglite", db, s, db.close)
+  return ceilingOver(prepared ? "@electric-sql/pglite, named statements" : "@electric-sql/pglite", db, s, db.close)
 }

@@ -178,8 +178,13 @@ const runStore = async (store: Store, args: Args): Promise<StoreResult> => {
     const ceilings: Array<Ceiling> = []
     const ceilingDbCpu = new Map<Ceiling, () => Promise<Map<number, number>>>()
     if (args.ceiling && store !== "memory") {
-      if (store === "pglite") ceilings.push(await openPgliteCeiling(args.keys))
-      else {
+      if (store === "pglite") {
+        for (const prepared of [false, true]) {
+          const c = await openPgliteCeiling(args.keys, prepared)
+          cleanups.unshift(c.close)
+          ceilings.push(c)
+        }
+      } else {
         for (const prepared of [false, true]) {
           const fresh = await freshSchema(args.databaseUrl, "bench_ceiling")
           cleanups.unshift(fresh.drop)
@@ -189,7 +194,6 @@ const runStore = async (store: Store, args: Args): Promise<StoreResult> => {
           ceilingDbCpu.set(c, fresh.backendCpu)
         }
       }
-      if (store === "pglite") cleanups.unshift(ceilings[0].close)
     }
     let pairSkipped: string | undefined
     const pair = store === "postgres" && args.pair && args.project

@@ -47,6 +47,7 @@ import {
   freshSchema,
   type Host,
   makeHttp,
+  npmStartFlags,
   root,
   startHost,
   statusKb,
@@ -80,16 +81,8 @@ const keys = positive("keys", 500)
 const databaseUrl = arg("database-url") ?? process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
 const pgliteDir = arg("pglite-dir")
 /** The node flags of `npm start` (package.json), for the host to be measured as it runs there. */
-const nodeFlags = arg("node-flags") ?? startFlags()
+const nodeFlags = arg("node-flags") ?? npmStartFlags().join(" ")
 const fromSource = argv.includes("--source")
-
-function startFlags(): string {
-  const start: string = JSON.parse(readFileSync(join(import.meta.dirname, "..", "package.json"), "utf8")).scripts.start
-  const run = start.split("&&").at(-1)!.trim()
-  const flags = /^node\s+(.*?)\s*dist\/hosts\/node\.js$/.exec(run)
-  if (!flags) throw new Error(`package.json's start script does not end in "node … dist/hosts/node.js": ${start}`)
-  return flags[1]
-}
 
 const log = (line = "") => process.stdout.write(`${line}\n`)
 const mb = (bytes: number) => `${fmt(bytes / 1e6, 1)} MB`

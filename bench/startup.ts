@@ -23,6 +23,7 @@ import { loadavg, tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { freePort } from "../test/support/net.ts"
+import { npmStartFlags } from "./verify-lib/support.ts"
 
 const root = resolve(fileURLToPath(new URL("..", import.meta.url)))
 const argv = process.argv.slice(2)
@@ -70,10 +71,7 @@ const scriptWords = (tree: Tree, script: string): Array<string> => {
 }
 
 /** The node flags of the tree's `npm start`. */
-const startFlags = (tree: Tree): Array<string> => {
-  const words = scriptWords(tree, "start")
-  return words.slice(words.lastIndexOf("node") + 1).filter((w) => w.startsWith("--"))
-}
+const startFlags = (tree: Tree): Array<string> => npmStartFlags(tree.dir)
 
 const commandOf = (tree: Tree, host: Host): { command: string; args: Array<string> } => {
   switch (host) {

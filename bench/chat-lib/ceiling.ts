@@ -12,7 +12,7 @@ import { migrate } from "../../adapters/sql/migrate.ts"
 import { products } from "../../adapters/products.ts"
 import { type Conversation, messageText, step } from "../../core/chat/conversation.ts"
 import type { Millis } from "../../core/shared/brands.ts"
-import { ceilingPglite, type Db, pgDb, pgliteDb, pglitePreparedDb, pgliteSqlClient } from "../verify-lib/ceiling.ts"
+import { type Db, openPgliteDb, pgDb } from "../verify-lib/ceiling.ts"
 import { type Ceiling, ceilingOver, type CeilingRun } from "../lib/sends.ts"
 import { measureSlice, ownCpuSeconds, type Slice } from "../verify-lib/support.ts"
 import { benchMenu, customerNumber, script } from "./platform.ts"
@@ -219,10 +219,6 @@ export const openPgCeiling = async (url: string, prepared: boolean): Promise<Cei
 }
 
 export const openPgliteCeiling = async (prepared: boolean): Promise<Ceiling> => {
-  const raw = ceilingPglite()
-  await raw.waitReady
-  await Effect.runPromise(Effect.provide(migrate(products), pgliteSqlClient(raw)))
-  const db = prepared ? pglitePreparedDb(raw) : pgliteDb(raw)
-  const s = await seed(db)
-  return conversations(prepared ? "@electric-sql/pglite, named statements" : "@electric-sql/pglite", db, s)
+  const { db, label } = await openPgliteDb(prepared)
+  return conversations(label, db, await seed(db))
 }

@@ -15,15 +15,7 @@ import { Effect, Redacted } from "effect"
 import { products } from "../../adapters/products.ts"
 import { migrate } from "../../adapters/sql/migrate.ts"
 import { isSendableAddress } from "../../core/email/address.ts"
-import {
-  ceilingPglite,
-  type Db,
-  pgDb,
-  pgliteDb,
-  pglitePreparedDb,
-  pgliteSqlClient,
-  Sql as VerifySql,
-} from "../verify-lib/ceiling.ts"
+import { type Db, openPgliteDb, pgDb, Sql as VerifySql } from "../verify-lib/ceiling.ts"
 import { type Ceiling, ceilingOver, type CeilingRun, seedKeys } from "../lib/sends.ts"
 
 export type { Ceiling, CeilingRun }
@@ -158,14 +150,7 @@ export const openPgCeiling = async (url: string, prepared: boolean, keys: number
 
 /** `@electric-sql/pglite` in this process (bench/verify-lib/ceiling.ts `ceilingPglite`). */
 export const openPgliteCeiling = async (keys: number, prepared = false): Promise<Ceiling> => {
-  const raw = ceilingPglite()
-  await raw.waitReady
-  await Effect.runPromise(Effect.provide(migrate(products), pgliteSqlClient(raw)))
-  const db = prepared ? pglitePreparedDb(raw) : pgliteDb(raw)
+  const { db, label } = await openPgliteDb(prepared)
   const s = await seed(db, keys)
-  return ceilingOver(
-    prepared ? "@electric-sql/pglite, named statements" : "@electric-sql/pglite",
-    (run) => send(db, s, run),
-    db.close,
-  )
+  return ceilingOver(label, (run) => send(db, s, run), db.close)
 }

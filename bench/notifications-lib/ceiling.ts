@@ -20,15 +20,7 @@ import { paramProblems } from "../../core/notifications/params.ts"
 import { render } from "../../core/notifications/template.ts"
 import type { AccountId, Millis } from "../../core/shared/brands.ts"
 import type { ChargeParameter } from "../../ports/store/wallet.ts"
-import {
-  ceilingPglite,
-  type Db,
-  pgDb,
-  pgliteDb,
-  pglitePreparedDb,
-  pgliteSqlClient,
-  Sql as VerifySql,
-} from "../verify-lib/ceiling.ts"
+import { type Db, openPgliteDb, pgDb, Sql as VerifySql } from "../verify-lib/ceiling.ts"
 import { type Ceiling, ceilingOver, type CeilingRun, seedKeys } from "../lib/sends.ts"
 import { destination } from "../verify-lib/support.ts"
 
@@ -251,16 +243,9 @@ export const openPgliteCeiling = async (
   omit: ReadonlySet<Omissible> = new Set(),
   prepared = false,
 ): Promise<Ceiling> => {
-  const raw = ceilingPglite()
-  await raw.waitReady
-  await Effect.runPromise(Effect.provide(migrate(products), pgliteSqlClient(raw)))
-  const db = prepared ? pglitePreparedDb(raw) : pgliteDb(raw)
+  const { db, label } = await openPgliteDb(prepared)
   const s = await seed(db, keys)
-  return ceilingOver(
-    labelled(prepared ? "@electric-sql/pglite, named statements" : "@electric-sql/pglite", omit),
-    (run) => send(db, s, run, omit),
-    db.close,
-  )
+  return ceilingOver(labelled(label, omit), (run) => send(db, s, run, omit), db.close)
 }
 
 /** The project's int8 parser: a number when it is safe, else a bigint. */

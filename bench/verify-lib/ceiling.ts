@@ -556,12 +556,21 @@ export const ceilingPglite = (): PGlite =>
     initDbStartParams: [...PgliteSettings.initdb],
   })
 
-/** `@electric-sql/pglite` in this process: `ceilingPglite`; `prepared`: through its protocol with named statements. */
-export const openPgliteCeiling = async (keys: number, prepared = false): Promise<Ceiling> => {
+/**
+ * Every PGlite ceiling's store: `ceilingPglite` in this process, migrated by the project's migrations, queried through
+ * PGlite's plain `query` or (`prepared`) its protocol with named statements (`pglitePreparedDb`); with its label.
+ */
+export const openPgliteDb = async (prepared: boolean): Promise<{ readonly db: Db; readonly label: string }> => {
   const raw = ceilingPglite()
   await raw.waitReady
   await Effect.runPromise(Effect.provide(migrate(products), pgliteSqlClient(raw)))
-  const db = prepared ? pglitePreparedDb(raw) : pgliteDb(raw)
-  const s = await seed(db, keys)
-  return ceilingOver(prepared ? "@electric-sql/pglite, named statements" : "@electric-sql/pglite", db, s, db.close)
+  return prepared
+    ? { db: pglitePreparedDb(raw), label: "@electric-sql/pglite, named statements" }
+    : { db: pgliteDb(raw), label: "@electric-sql/pglite" }
+}
+
+/** `@electric-sql/pglite` in this process (`openPgliteDb`). */
+export const openPgliteCeiling = async (keys: number, prepared = false): Promise<Ceiling> => {
+  const { db, label } = await openPgliteDb(prepared)
+  return ceilingOver(label, db, await seed(db, keys), db.close)
 }

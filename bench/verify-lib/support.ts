@@ -7,6 +7,7 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { readFileSync } from "node:fs"
 import http from "node:http"
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import pg from "pg"
 import { freePort } from "../../test/support/net.ts"
@@ -342,9 +343,12 @@ export const makeHttp = (baseUrl: string, sockets: number) => {
 // ---------------------------------------------------------------------------------------------------------------
 // The host process
 
-/** The node flags of `npm start` (package.json's `start` script), for a host measured as it runs there. */
-export const npmStartFlags = (): ReadonlyArray<string> => {
-  const start: string = JSON.parse(readFileSync(`${root}package.json`, "utf8")).scripts.start
+/**
+ * The node flags of `npm start` (package.json's `start` script) in the checkout at `dir` (this one by default), for a
+ * host measured as it runs there (bench/chat.ts, bench/footprint.ts, bench/startup.ts).
+ */
+export const npmStartFlags = (dir: string = root): Array<string> => {
+  const start: string = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).scripts.start
   const run = start.split("&&").at(-1)!.trim()
   const flags = /^node\s+(.*?)\s*dist\/hosts\/node\.js$/.exec(run)
   if (!flags) throw new Error(`package.json's start script does not end in "node … dist/hosts/node.js": ${start}`)

@@ -19,6 +19,19 @@ const besideTheCode = async () => {
 // dist/ is emptied once, before both builds write to it (a `clean` of one build could race the other's output).
 rmSync("dist", { recursive: true, force: true })
 
+/**
+ * Packages of many small modules that every start of the Node host loads, bundled into it as Effect is (issue 28):
+ * libphonenumber-js (about 40 modules), the console's renderer (preact), IP ranges, image sizes, the snapshot's tar.
+ */
+const bundledInHost = [
+  "libphonenumber-js",
+  "preact",
+  "preact-render-to-string",
+  "ipaddr.js",
+  "image-size",
+  "nanotar",
+].map((name) => `${name.replace(/[.]/g, "\\.")}($|/)`)
+
 export default defineConfig([
   {
     entry: { "mod": "mod.ts" },
@@ -47,8 +60,14 @@ export default defineConfig([
     sourcemap: false,
     // Split only where the code loads a module lazily (the PDF renderer: adapters/documents/pdf-lib.ts).
     splitting: true,
-    noExternal: [/^effect($|\/)/, /^@effect\//, "fast-check", "multipasta"],
+    noExternal: [
+      /^effect($|\/)/,
+      /^@effect\//,
+      "fast-check",
+      "multipasta",
+      ...bundledInHost.map((p) => new RegExp(`^${p}`)),
+    ],
     // Every other package stays external (drivers, their CommonJS helpers such as pg-cursor, the PDF library).
-    external: [/^(?![./]|effect($|\/)|@effect\/|fast-check$|multipasta$)/],
+    external: [new RegExp(`^(?![./]|effect($|/)|@effect/|fast-check$|multipasta$|${bundledInHost.join("|")})`)],
   },
 ])

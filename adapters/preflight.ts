@@ -6,9 +6,6 @@
 import { accessSync, constants, existsSync, mkdirSync } from "node:fs"
 import { dirname, resolve } from "node:path"
 import { Effect, Option } from "effect"
-// Deno has no types for npm:pg of its own (tsc and Node read @types/pg from node_modules).
-// @ts-types="npm:@types/pg@^8.15.0"
-import Pg from "pg"
 import { SettingRefused, type Settings, settingsTable } from "./config.ts"
 
 /** A URL as it may be printed: its password replaced. */
@@ -54,6 +51,10 @@ const pgliteWritable = (dir: string): Effect.Effect<void, SettingRefused> =>
 const hopeless = (e: unknown) => /^(28|3D)/.test(String((e as { code?: unknown }).code ?? ""))
 
 const connectOnce = async (url: string, timeoutMs: number): Promise<void> => {
+  // Imported here: a PGlite start does not load the PostgreSQL driver (issue 28).
+  // Deno has no types for npm:pg of its own (tsc and Node read @types/pg from node_modules).
+  // @ts-types="npm:@types/pg@^8.15.0"
+  const { default: Pg } = await import("pg")
   const client = new Pg.Client({ connectionString: url, connectionTimeoutMillis: Math.max(timeoutMs, 250) })
   // An error after connect (the server going away meanwhile) must not be thrown unhandled.
   client.on("error", () => {})

@@ -12,7 +12,11 @@ const newest = (dir) => {
   }
   return t
 }
-const sources = Math.max(...["core", "ports", "adapters", "hosts"].map(newest), statSync("mod.ts").mtimeMs)
+// The build's own configuration too: a bundling choice changed in tsup.config.ts is a new build.
+const sources = Math.max(
+  ...["core", "ports", "adapters", "hosts"].map(newest),
+  ...["mod.ts", "tsup.config.ts", "package.json"].map((f) => statSync(f).mtimeMs),
+)
 if (!existsSync(out) || !existsSync("dist/store-snapshot/manifest.json") || statSync(out).mtimeMs < sources) {
   // The build takes about 20 s and says nothing of its own: a first `npm start` must not look hung.
   const why = existsSync(out) ? "the sources changed since the last build" : "first start"

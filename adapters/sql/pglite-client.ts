@@ -36,9 +36,9 @@ import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
 import * as Client from "@effect/sql/SqlClient"
 import type { Connection } from "@effect/sql/SqlConnection"
 import { SqlError } from "@effect/sql/SqlError"
-import { makeCompiler } from "@effect/sql-pg/PgClient"
 import { Effect, Layer, Option, type Scope, Stream } from "effect"
 import type { ParsedTarFileItem } from "nanotar"
+import { pgCompiler } from "./compiler.ts"
 import { SqlDriver, type SqlDriverShape } from "./executor.ts"
 import { maxNamedStatements, selectsStar } from "./named-statements.ts"
 
@@ -569,7 +569,7 @@ export const makePgliteInstance = (
     const client = yield* Client.make({
       acquirer: acquire,
       transactionAcquirer: acquire,
-      compiler: makeCompiler(),
+      compiler: pgCompiler,
       spanAttributes: [
         ["db.system.name", "postgresql"],
         ["db.namespace", "postgres"],

@@ -14,6 +14,7 @@ const builders = Effect.gen(function* () {
   return yield* SqlClient.make({
     acquirer: Effect.die("not run"),
     compiler: pgCompiler,
+    spanAttributes: [],
   })
 }).pipe(Effect.provide(Reactivity.layer))
 
@@ -30,7 +31,7 @@ describe("the PostgreSQL compiler compiles as @effect/sql-pg's makeCompiler()", 
         sql`INSERT INTO people ${sql.insert(rows).returning("*")}`,
         sql`SELECT * FROM people WHERE id IN ${sql.in([1, 2, 3])} AND ${sql.and([sql`a = ${1}`, sql`b = ${2}`])}`,
         sql`SELECT 1 WHERE ${sql.or([sql`a = ${1}`, sql`b = ${"two"}`])}`,
-        sql`UPDATE people SET ${sql.update({ name: "Huda", active: true }, ["id"])} WHERE id = ${1}`,
+        sql`UPDATE people SET ${sql.update({ id: 1, name: "Huda", active: true }, ["id"])} WHERE id = ${1}`,
         sql`UPDATE people SET name = data.name FROM ${sql.updateValues(rows, "data")} WHERE people.id = data.id`,
         sql`SELECT ${sql.unsafe("now()")}, ${sql.literal("'x'")}, ${new Date(0)}, ${null}`,
       ]

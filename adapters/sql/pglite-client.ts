@@ -63,9 +63,12 @@ export const PgliteSettings = {
      * memory is 198 MB; at 16MB it stays at the module's initial 134 MB (PGlite refuses a smaller initial
      * memory). Over 10,000 verifications the host held 613-804 MB at 128MB, 484-665 MB at 16MB (two runs) and
      * 444-569 MB at 8MB: the rest is the host's JavaScript heap, which swings by 150 MB between collections.
-     * 16MB, not 8MB: no measurable gain below it, and the pool still holds the hot pages of a 100 MB database.
+     * 8MB since issue 28's idle footprint: a host at idle holds 7-15 MB less resident than at 16MB (bench/startup.ts:
+     * 156 against 163 MB on an existing directory), and the chat benchmark on PGlite ran at the same rate (296
+     * against 298 messages/s, four runs alternating, 2026-11-28): a page the pool lacks is a copy from the store's
+     * files (the file system's cache, or memory for `memory://`), which hold every page anyway.
      */
-    shared_buffers: "16MB",
+    shared_buffers: "8MB",
     /**
      * WAL segments kept for reuse after a checkpoint: two 16 MB segments, the least Postgres accepts. A
      * single-user backend never checkpoints by WAL volume, so `max_wal_size` only bounds what is kept.

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process"
 import { cpSync, rmSync } from "node:fs"
-import { defineConfig } from "tsup"
+import { defineConfig, type Plugin } from "tsup"
 
 /**
  * What the package ships beside its code: the documents' fonts (adapters/documents/fonts.ts reads them from
@@ -14,6 +14,25 @@ const besideTheCode = async () => {
     execFileSync(process.execPath, ["--import", "tsx", ...args], { stdio: "inherit" })
   script("scripts/snapshot.ts", "--out", "dist/store-snapshot")
   script("scripts/openapi.ts")
+}
+
+/**
+ * The bundles in ASCII where the only other characters are in comments (an em dash in a library's JSDoc, a note in
+ * Arabic): V8 holds a script's source as one byte a character only when every character is Latin-1, so one such
+ * character doubled the platform's 1.1 MB source in every process' heap (issue 28). esbuild already escapes strings;
+ * here a comment line's characters are escaped too (each build's own chunks, before they are written). A line of
+ * code with such a character is left as it is.
+ */
+const asciiComments: Plugin = {
+  name: "ascii-comments",
+  renderChunk: (code) =>
+    /^[\x00-\x7f]*$/.test(code) ? undefined : {
+      code: code.split("\n").map((line) =>
+        /^\s*(\/\/|\/?\*)/.test(line) || /\/\/ /.test(line.replace(/[^\x00-\x7f].*$/, ""))
+          ? line.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
+          : line
+      ).join("\n"),
+    },
 }
 
 // dist/ is emptied once, before both builds write to it (a `clean` of one build could race the other's output).
@@ -44,6 +63,7 @@ export default defineConfig([
     // The library's dependencies stay external: they are installed beside the package, and an app that embeds
     // it shares its `effect` with the platform.
     skipNodeModulesBundle: true,
+    plugins: [asciiComments],
     onSuccess: besideTheCode,
   },
   {
@@ -67,6 +87,7 @@ export default defineConfig([
       "multipasta",
       ...bundledInHost.map((p) => new RegExp(`^${p}`)),
     ],
+    plugins: [asciiComments],
     // Every other package stays external (drivers, their CommonJS helpers such as pg-cursor, the PDF library).
     external: [new RegExp(`^(?![./]|effect($|/)|@effect/|fast-check$|multipasta$|${bundledInHost.join("|")})`)],
   },

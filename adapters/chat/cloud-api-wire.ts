@@ -163,6 +163,12 @@ const writeButton = (b: TemplateButton): Json => {
 }
 
 /**
+ * A body that tells the customer not to share the code, in English or Arabic. From a string, not a regular expression
+ * literal: the bundler escapes a string's Arabic letters, so the built bundle stays ASCII (one byte a character).
+ */
+const doNotShare = new RegExp("do not share|لا تشارك", "i")
+
+/**
  * Components of a create or edit. Authentication bodies are preset by WhatsApp (only the security
  * recommendation and the code's expiry are chosen), so they are read off the platform's body and footer.
  * Media headers go without the `header_handle` example (it needs a resumable upload the platform does not make).
@@ -172,7 +178,7 @@ export const writeComponents = (t: TemplateWrite): ReadonlyArray<Json> => {
   if (t.category === "authentication") {
     const minutes = t.footer === null ? undefined : /(\d+)/.exec(t.footer)?.[1]
     return [
-      { type: "BODY", add_security_recommendation: /do not share|لا تشارك/i.test(t.body) },
+      { type: "BODY", add_security_recommendation: doNotShare.test(t.body) },
       ...(minutes !== undefined ? [{ type: "FOOTER", code_expiration_minutes: Number(minutes) }] : []),
       ...buttons,
     ]

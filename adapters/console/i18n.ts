@@ -417,7 +417,7 @@ const ar: Record<MessageKey, string> = {
   now: "الآن",
   advanceMinutes: "التقديم بمقدار (دقائق)",
   advance: "تقديم",
-  // التطبيقات: إعدادات التحقق، الحماية، الإيقاف، قائمة عناوين IP المسموح بها.
+  // Applications: Verify's settings, the guard, pausing, the IP allowlist.
   verifySettings: "إعدادات التحقق",
   verifySettingsOf: "إعدادات التحقق: {name}",
   backToApplication: "العودة إلى التطبيق",
@@ -453,7 +453,7 @@ const ar: Record<MessageKey, string> = {
   ipAllowlist: "عناوين IP المسموح بها",
   ipAllowlistHint: "عناوين أو نطاقات CIDR ‏(203.0.113.0/24، 2001:db8::/32)، واحد في كل سطر؛ فارغ: كل العناوين.",
   everyAddress: "كل العناوين",
-  // عملاء الشركاء قيد المراجعة.
+  // Partners' clients under review.
   partnerReviews: "عملاء الشركاء قيد المراجعة",
   partnerReviewsIntro: "تطبيقات عملاء قدّمها الشركاء أو غيّروها، بانتظار القرار.",
   noReviews: "لا يوجد عميل شريك بانتظار المراجعة.",

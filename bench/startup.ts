@@ -70,13 +70,10 @@ const scriptWords = (tree: Tree, script: string): Array<string> => {
   return pkg.scripts[script].trim().split(/\s+/)
 }
 
-/** The node flags of the tree's `npm start`. */
-const startFlags = (tree: Tree): Array<string> => npmStartFlags(tree.dir)
-
 const commandOf = (tree: Tree, host: Host): { command: string; args: Array<string> } => {
   switch (host) {
     case "node":
-      return { command: process.execPath, args: [...startFlags(tree), "dist/hosts/node.js"] }
+      return { command: process.execPath, args: [...npmStartFlags(tree.dir), "dist/hosts/node.js"] }
     case "deno":
     case "bun": {
       const [runtime, ...args] = scriptWords(tree, `start:${host}`)
@@ -86,7 +83,7 @@ const commandOf = (tree: Tree, host: Host): { command: string; args: Array<strin
       return {
         command: process.execPath,
         // The flags `npm start` gives the Node host (an app embedding the library chooses its own).
-        args: [...startFlags(tree), join(root, "bench/startup-embedded.mjs")],
+        args: [...npmStartFlags(tree.dir), join(root, "bench/startup-embedded.mjs")],
       }
   }
 }

@@ -534,7 +534,7 @@ export type Translate = (key: MessageKey, vars?: Readonly<Record<string, string 
 
 /** The sentences of `lang`, with `{name}` filled from `vars` (numbers formatted for the language). */
 export const translator = (lang: Lang): Translate => {
-  const numbers = new Intl.NumberFormat(locale(lang))
+  const numbers = numberFormat(lang)
   return (key, vars) =>
     vars === undefined ? messages[lang][key] : messages[lang][key].replace(
       /\{(\w+)\}/g,
@@ -583,7 +583,9 @@ const dateFormat = perLanguage((lang) =>
 export const formatDate = (lang: Lang, at: number | string): string =>
   dateFormat(lang).format(typeof at === "string" ? new Date(at) : new Date(at))
 
-export const formatNumber = (lang: Lang, n: number): string => new Intl.NumberFormat(locale(lang)).format(n)
+const numberFormat = perLanguage((lang) => new Intl.NumberFormat(locale(lang)))
+
+export const formatNumber = (lang: Lang, n: number): string => numberFormat(lang).format(n)
 
 const monthFormat = perLanguage((lang) =>
   new Intl.DateTimeFormat(locale(lang), { timeZone: "Asia/Riyadh", year: "numeric", month: "long" })

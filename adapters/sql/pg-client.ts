@@ -41,8 +41,6 @@ import {
 } from "./pg-internals.ts"
 import { maxNamedStatements, selectsStar } from "./named-statements.ts"
 
-export { maxNamedStatements } from "./named-statements.ts"
-
 const names = new Map<string, string>()
 
 /** The name of a statement text, or undefined (unnamed) when it selects `*` or the bound is reached. */

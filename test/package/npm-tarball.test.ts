@@ -93,6 +93,13 @@ describe("a TypeScript project installs the npm package and uses it", () => {
     expect(listing.filter((f) => f.startsWith("package/core/"))).toEqual([])
   })
 
+  it("its JavaScript is ASCII (V8 holds a source with any other character at two bytes a character: issue 28)", () => {
+    const dist = join(app, "node_modules/@sa-messaging/platform/dist")
+    const scripts = readdirSync(dist, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".js"))
+    expect(scripts).toContain("mod.js")
+    expect(scripts.filter((f) => /[^\x00-\x7f]/.test(readFileSync(join(dist, f), "utf8")))).toEqual([])
+  })
+
   it("compiles with tsc under module NodeNext, strict, without skipLibCheck: 0 errors", async () => {
     const out = await run(process.execPath, [tsc, "-p", app])
     expect(out.stdout + out.stderr).toBe("")

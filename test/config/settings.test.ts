@@ -127,7 +127,7 @@ describe("the store's preconditions are checked before it opens", () => {
     expect(Either.isLeft(r) && r.left.oneLine).toMatch(
       /^configuration: DATABASE_URL="postgres:\/\/u:\*\*\*@127\.0\.0\.1:1\/x" is not accepted; expected a PostgreSQL that answers within DATABASE_WAIT_MS \(1200 ms\); it said: .*ECONNREFUSED/,
     )
-    expect(waited).toBeGreaterThanOrEqual(900)
+    expect(waited).toBeGreaterThanOrEqual(1_200)
     expect(waited).toBeLessThan(5_000)
   })
 })

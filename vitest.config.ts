@@ -10,7 +10,12 @@ export default defineConfig({
     // child processes, sockets and timers. Three workers: the test command with PostgreSQL took 231 s against
     // 356 s on the same quiet machine (2026-11-26, 1,519 tests each).
     maxWorkers: 3,
-    minWorkers: 1,
+    // A worker keeps its modules from file to file: each file's process imported the platform again before, 388 s
+    // of the suite's 1,046 CPU-seconds (issue 28). test/support/setup.ts puts back what a file may leave behind.
+    isolate: false,
+    // As many kept as may run: with `isolate: false` and fewer, tinypool ended an idle worker with a task still on it
+    // ("Terminating worker thread", an unhandled rejection that failed the run after every file had passed).
+    minWorkers: 3,
     globalSetup: ["test/support/global-setup.ts"],
     setupFiles: ["test/support/setup.ts"],
     reporters: ["default", "./test/support/timing-reporter.ts"],

@@ -38,7 +38,6 @@ async function serveWithBun() {
     fetch: (request: Request, srv: { requestIP: (r: Request) => { address: string } | null }) =>
       serve(request, () => srv.requestIP(request)?.address),
   })
-  for (const line of banner(started, bunServer.port)) console.log(line)
 
   let stopping = false
   const stop = async () => {
@@ -52,4 +51,6 @@ async function serveWithBun() {
   }
   process.on("SIGINT", stop)
   process.on("SIGTERM", stop)
+  // The banner last: whoever reads it may stop the host at once (hosts/node.ts).
+  for (const line of banner(started, bunServer.port)) console.log(line)
 }

@@ -22,6 +22,22 @@ const tracked = (answer: Promise<Response>) => {
 /** An answer ready at once is returned at once (the hot path): only a promise is tracked. */
 const track = (answer: Response | Promise<Response>) => answer instanceof Promise ? tracked(answer) : answer
 
+let stopping = false
+const stop = async () => {
+  if (stopping) return
+  stopping = true
+  started.platform.stopping()
+  while (answering.size > 0) await Promise.allSettled(answering) // the requests in flight (see above)
+  // Stops accepting, lets what is left finish, closes idle keep-alive connections.
+  await server.shutdown()
+  await started.platform.dispose()
+  Deno.exit(0)
+}
+// Installed before Deno.serve prints the banner: whoever reads it may stop the host at once, and a SIGTERM before
+// the listener is installed ends the process with the signal instead of stopping it (`server` is set by then).
+Deno.addSignalListener("SIGINT", stop)
+Deno.addSignalListener("SIGTERM", stop)
+
 const server = Deno.serve(
   {
     port: started.settings.port,
@@ -37,17 +53,3 @@ const server = Deno.serve(
   (request: Request, info: { remoteAddr: { hostname: string } }) =>
     track(serve(request, () => info.remoteAddr.hostname)),
 )
-
-let stopping = false
-const stop = async () => {
-  if (stopping) return
-  stopping = true
-  started.platform.stopping()
-  while (answering.size > 0) await Promise.allSettled(answering) // the requests in flight (see above)
-  // Stops accepting, lets what is left finish, closes idle keep-alive connections.
-  await server.shutdown()
-  await started.platform.dispose()
-  Deno.exit(0)
-}
-Deno.addSignalListener("SIGINT", stop)
-Deno.addSignalListener("SIGTERM", stop)

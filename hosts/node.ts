@@ -8,7 +8,6 @@ import { banner, boot } from "./start.ts"
 const started = await boot()
 const server = nodeServer(started.platform.dispatch, { requestTimeoutMs: started.settings.requestTimeoutMs })
 const port = await listen(server, started.settings.port, started.settings.host)
-for (const line of banner(started, port)) console.log(line)
 
 // Opt-in (off by default): `MEMORY_LOG_MS=5000` prints the process' memory on stderr every 5 s, one line
 // `memory rss=… heapTotal=… heapUsed=… external=… arrayBuffers=…` in bytes (bench/footprint.ts reads it).
@@ -32,3 +31,6 @@ const stop = async () => {
 }
 process.on("SIGINT", stop)
 process.on("SIGTERM", stop)
+// The banner last: whoever reads it may stop the host at once, and a SIGTERM before the handler above is installed
+// ends the process with the signal instead of stopping it.
+for (const line of banner(started, port)) console.log(line)

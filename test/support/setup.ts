@@ -1,10 +1,27 @@
 /**
- * Run in each test file's context before its tests (vitest.config.ts, `setupFiles`): every new PGlite store of
- * the file starts from the snapshot unpacked once, not gunzipped and parsed again per store (a file makes one
- * per test; issue 28). The symbol is adapters/sql/pglite-client.ts's `keepSeedsUnpacked`, named here so that a
- * file that makes no store does not load PGlite for it.
+ * Run in each test file's context before its tests (vitest.config.ts, `setupFiles`). A worker keeps its modules from
+ * file to file (`isolate: false`, issue 28), so each file here starts from what the worker's first file found.
  */
-;(globalThis as Record<symbol, unknown>)[Symbol.for("pglite-client.keepSeedsUnpacked")] = true
+import { it as effectIt } from "@effect/vitest"
+
+const kept = <A>(name: string, make: () => A): A =>
+  ((globalThis as Record<symbol, unknown>)[Symbol.for(`test-support.${name}`)] ??= make()) as A
+
+// The environment as the command gave it: a test that sets a variable (a log level, a provider's URL) and does not
+// put it back must not change the next file's.
+const environment = kept("environment", () => ({ ...process.env }))
+for (const name of Object.keys(process.env)) if (!(name in environment)) delete process.env[name]
+Object.assign(process.env, environment)
+
+// @effect/vitest 0.30's `layer(…)` writes its layer-bound `effect`, `scoped`, `prop`, `flakyTest` and `layer` onto
+// Vitest's own `it` object (`Object.assign(V.it, …)`; effect-smol's PR 2177 stopped that in the next major): the next
+// file's `it.effect` ran in the last file's layer, on a closed store, or on a live clock where it asked for TestClock.
+Object.assign(effectIt, kept("effectVitestMethods", () => ({ ...effectIt })))
+
+// Every new PGlite store of the file starts from the snapshot unpacked once, not gunzipped and parsed again per
+// store. The symbol is adapters/sql/pglite-client.ts's `keepSeedsUnpacked`, named here so that a file that makes no
+// store does not load PGlite for it.
+Object.assign(globalThis, { [Symbol.for("pglite-client.keepSeedsUnpacked")]: true })
 
 // The platform logs a JSON line per request at `info` by default: tests run quiet unless the command names a level
 // (`LOG_LEVEL=debug npx vitest run …`); the hosts they start inherit it. A test of the logs sets its own.

@@ -227,7 +227,8 @@ const startBare = async (host: Bare, dir: string): Promise<Server> => {
 }
 
 const startPlatform = async (host: Target, dir: string, expected: number): Promise<Server> => {
-  // Node as `npm start` runs it: the built dist/ (tsx would turn on source-mapped stack traces).
+  // Node as `npm start` runs it: the built dist/ with the start script's flags (tsx would turn on source-mapped stack
+  // traces).
   const p = await startHost(
     runtimeOf(host),
     {
@@ -238,7 +239,6 @@ const startPlatform = async (host: Target, dir: string, expected: number): Promi
       ...targetEnv(host),
       ...platformEnv,
     },
-    { built: true },
   )
   const stop = async () => {
     const code = await p.stop()

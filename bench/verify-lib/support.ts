@@ -10,6 +10,7 @@ import http from "node:http"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import pg from "pg"
+import { npmStartFlags } from "../../test/hosts/host-process.ts"
 import { freePort } from "../../test/support/net.ts"
 import { createSchema, dropSchema, withSearchPath } from "../../test/support/pg.ts"
 
@@ -345,15 +346,9 @@ export const makeHttp = (baseUrl: string, sockets: number) => {
 
 /**
  * The node flags of `npm start` (package.json's `start` script) in the checkout at `dir` (this one by default), for a
- * host measured as it runs there (bench/chat.ts, bench/footprint.ts, bench/startup.ts).
+ * host measured as it runs there (bench/chat.ts, bench/footprint.ts, bench/startup.ts); the tests run the Node host so.
  */
-export const npmStartFlags = (dir: string = root): Array<string> => {
-  const start: string = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).scripts.start
-  const run = start.split("&&").at(-1)!.trim()
-  const flags = /^node\s+(.*?)\s*dist\/hosts\/node\.js$/.exec(run)
-  if (!flags) throw new Error(`package.json's start script does not end in "node … dist/hosts/node.js": ${start}`)
-  return flags[1].split(/\s+/).filter((f) => f !== "")
-}
+export { npmStartFlags }
 
 /** `startHost`'s `built`: the host as `npm start` runs it, built first when a source is newer (scripts/ensure-built.mjs). */
 export const asNpmStart = (): { readonly nodeFlags: ReadonlyArray<string> } => {

@@ -1,12 +1,14 @@
 /**
  * Server processes on one PostgreSQL for the webhook benchmarks and tests: a fresh schema, N Node
- * hosts (`node --import tsx hosts/node.ts`, so SIGKILL reaches the server itself), console calls.
+ * hosts (the Node host as `npm start` runs it, test/hosts/host-process.ts: SIGKILL reaches the server itself), console
+ * calls.
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { randomUUID } from "node:crypto"
 import { createServer } from "node:net"
 import * as path from "node:path"
 import pg from "pg"
+import { hostCommand, prepareHost } from "../../test/hosts/host-process.ts"
 
 const root = path.resolve(import.meta.dirname, "../..")
 
@@ -52,7 +54,9 @@ export const startHost = async (
   env: Record<string, string> = {},
 ): Promise<Host> => {
   const port = await freePort()
-  const child = spawn(process.execPath, ["--import", "tsx", "hosts/node.ts"], {
+  await prepareHost("node")
+  const { command, args } = hostCommand("node")
+  const child = spawn(command, args, {
     cwd: root,
     env: {
       ...process.env,

@@ -1,12 +1,12 @@
 /**
  * Issue 32: `PORT=abc npm start` and every other refused setting stop the start with one line on stderr naming
  * the variable, exit code 2 and no stack trace, before the store opens. The Node host is started as a child
- * process for each (through tsx, as test/hosts does); `--help` and `--version` answer instead of starting.
+ * process for each (as `npm start` runs it, as test/hosts does); `--help` and `--version` answer instead of starting.
  */
 import { spawn } from "node:child_process"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { hostCommand, type HostName, root } from "../hosts/host-process.ts"
+import { hostCommand, type HostName, prepareHost, root } from "../hosts/host-process.ts"
 
 /** At most three hosts start at once: the file runs beside others on a shared machine. */
 let running = 0
@@ -23,7 +23,10 @@ const limited = async <A>(f: () => Promise<A>): Promise<A> => {
 }
 
 const run = (env: Record<string, string>, args: ReadonlyArray<string> = [], host: HostName = "node") =>
-  limited(() => spawnHost(env, args, host))
+  limited(async () => {
+    await prepareHost(host)
+    return spawnHost(env, args, host)
+  })
 
 const spawnHost = (env: Record<string, string>, args: ReadonlyArray<string>, host: HostName) =>
   new Promise<{ code: number | null; stdout: string; stderr: string; ms: number }>((resolve) => {

@@ -150,7 +150,8 @@ describe("the copy's server serves the added product", () => {
   const consoleToken = "example-product-console-token"
 
   beforeAll(async () => {
-    const child = spawn(bin("tsx"), ["hosts/node.ts"], {
+    // From its sources (the copy is not built), through tsx's loader in the one process.
+    const child = spawn(process.execPath, ["--import", "tsx", "hosts/node.ts"], {
       cwd: copy,
       env: {
         ...process.env,

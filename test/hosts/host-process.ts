@@ -3,8 +3,11 @@
  * Shared by the host smoke tests and `bench/http.ts`.
  *
  * Deno and Bun run exactly the command of their npm script (`start:deno`, `start:bun`), with the
- * runtime taken from `node_modules/.bin`. Node runs `hosts/node.ts` through tsx, so no test writes
- * `dist/` (what `npm start` runs is the same file, built; `built: true` runs that).
+ * runtime taken from `node_modules/.bin`. Node runs as `npm start` runs it: dist/hosts/node.js with the start
+ * script's node flags, built first when a source is newer (scripts/ensure-built.mjs, one build for all the workers).
+ * A start from the bundle took 2.5 s of CPU where `node --import tsx hosts/node.ts` took 6, a refused start 0.3 s
+ * where it took 1.7 (issue 28). `TEST_NODE_HOST=source` runs hosts/node.ts through tsx instead (no build: a
+ * developer's loop on one host test).
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { readFileSync } from "node:fs"
@@ -33,16 +36,49 @@ const fromScript = (script: string, runtime: string): { command: string; args: A
 const profileFlags = (): Array<string> =>
   process.env.HOST_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.HOST_CPU_PROF}`] : []
 
-/** `built`: the Node host as `npm start` runs it (dist/hosts/node.js, built by scripts/ensure-built.mjs). */
-export const hostCommand = (
-  host: HostName,
-  opts: { built?: boolean } = {},
-): { command: string; args: Array<string> } => {
+/** The node flags of the `start` script (`node scripts/ensure-built.mjs && node <flags> dist/hosts/node.js`). */
+export const npmStartFlags = (dir: string = root): Array<string> => {
+  const start: string = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).scripts.start
+  const run = start.split("&&").at(-1)!.trim()
+  const flags = /^node\s+(.*?)\s*dist\/hosts\/node\.js$/.exec(run)
+  if (!flags) throw new Error(`package.json's start script does not end in "node … dist/hosts/node.js": ${start}`)
+  return flags[1].split(/\s+/).filter((f) => f !== "")
+}
+
+/** The Node host from its sources through tsx (`TEST_NODE_HOST=source`), or built as `npm start` runs it. */
+const nodeFromSource = () => process.env.TEST_NODE_HOST === "source"
+
+let built: Promise<void> | undefined
+/**
+ * Builds dist/ when a source is newer than it (scripts/ensure-built.mjs; once per worker, and one build across the
+ * workers): awaited before the Node host runs from it, and before the package is packed.
+ */
+export const ensureBuilt = (): Promise<void> =>
+  built ??= new Promise<void>((ok, fail) => {
+    const child = spawn(process.execPath, ["scripts/ensure-built.mjs"], {
+      cwd: root,
+      stdio: ["ignore", "ignore", "pipe"],
+    })
+    let err = ""
+    child.stderr!.setEncoding("utf8").on("data", (s: string) => (err += s))
+    child.once("error", fail)
+    child.once(
+      "exit",
+      (code) => (code === 0 ? ok() : fail(new Error(`scripts/ensure-built.mjs failed (${code}):\n${err}`))),
+    )
+  })
+
+/** What a host needs before `hostCommand` can run it: the build, for the Node host run as `npm start` runs it. */
+export const prepareHost = (host: HostName): Promise<void> =>
+  host === "node" && !nodeFromSource() ? ensureBuilt() : Promise.resolve()
+
+/** The command that runs the host (after `prepareHost`). */
+export const hostCommand = (host: HostName): { command: string; args: Array<string> } => {
   switch (host) {
     case "node":
-      return opts.built
-        ? { command: process.execPath, args: [...profileFlags(), "dist/hosts/node.js"] }
-        : { command: process.execPath, args: [...profileFlags(), "--import", "tsx", "hosts/node.ts"] }
+      return nodeFromSource()
+        ? { command: process.execPath, args: [...profileFlags(), "--import", "tsx", "hosts/node.ts"] }
+        : { command: process.execPath, args: [...npmStartFlags(), ...profileFlags(), "dist/hosts/node.js"] }
     case "deno":
       return fromScript("start:deno", "deno")
     case "bun": {
@@ -172,9 +208,10 @@ export interface HostProcess extends ReadyProcess {
 export const startHost = async (
   host: HostName,
   env: Record<string, string>,
-  opts: { timeoutMs?: number; demo?: boolean; built?: boolean; args?: ReadonlyArray<string> } = {},
+  opts: { timeoutMs?: number; demo?: boolean; args?: ReadonlyArray<string> } = {},
 ): Promise<HostProcess> => {
-  const { command, args: base } = hostCommand(host, opts)
+  await prepareHost(host)
+  const { command, args: base } = hostCommand(host)
   const args = [...base, ...(opts.args ?? [])]
   const last = opts.demo === false ? /^console token: \S+$/m : /^demo proven destination \(test key\): \S+$/m
   const p = await spawnReady(host, command, args, env, last, opts.timeoutMs)

@@ -2,7 +2,7 @@
  * Several server processes on one PostgreSQL (DECISIONS 1: "nothing that must be global (rate-limit
  * windows, idempotency, wallet, caps, jobs, webhook delivery) lives only in one process's memory").
  *
- * Two real `npx tsx hosts/node.ts` processes on a fresh schema, system clock, simulators. Runs only when
+ * Two real Node host processes (as `npm start` runs them) on a fresh schema, system clock, simulators. Runs only when
  * DATABASE_URL is set (CI sets it); otherwise the suite is reported as skipped under a name saying so.
  */
 import type pg from "pg"

@@ -1,6 +1,7 @@
 /**
- * The npm package as a TypeScript app gets it: `npm pack` (its `prepack` builds dist/ with the bundled
- * declarations), installed into a fresh project (`file:` the tarball, the dependencies from npm's cache or
+ * The npm package as a TypeScript app gets it: `npm pack` of dist/ as the build makes it (with the bundled
+ * declarations; built once for the suite by scripts/ensure-built.mjs, which the Node host's tests share, so the pack
+ * itself runs no `prepack`: that it is the build is asserted below), installed into a fresh project (`file:` the tarball, the dependencies from npm's cache or
  * the registry), compiled by `tsc` under `module: NodeNext`, `strict`, without `skipLibCheck`, and run: the
  * app embeds the platform and serves a verification end to end.
  */
@@ -10,6 +11,7 @@ import { join, resolve } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { appUsage } from "./app-usage.ts"
 import { run, runOk } from "../support/run.ts"
+import { ensureBuilt } from "../hosts/host-process.ts"
 
 const repo = resolve(import.meta.dirname, "../..")
 const work = mkdtempSync(join(tmpdir(), "npm-tarball-"))
@@ -45,7 +47,8 @@ await platform.dispose()
 let tarball = ""
 
 beforeAll(async () => {
-  await runOk(npm, ["pack", "--pack-destination", work, "--silent"], { cwd: repo })
+  await ensureBuilt()
+  await runOk(npm, ["pack", "--ignore-scripts", "--pack-destination", work, "--silent"], { cwd: repo })
   tarball = readdirSync(work).find((f) => f.endsWith(".tgz"))!
   mkdirSync(join(app, "src"), { recursive: true })
   const types = JSON.parse(readFileSync(join(repo, "package.json"), "utf8")).devDependencies["@types/node"]
@@ -77,12 +80,18 @@ beforeAll(async () => {
   )
   writeFileSync(join(app, "src/main.ts"), consumer)
   await runOk(npm, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--silent"], { cwd: app })
-  // `npm pack` builds first (tsup with its type bundle): about 60 s quiet, over 240 s beside a loaded suite (2026-11-27).
+  // The build (tsup with its type bundle), when this file is the first to need it: about 30 s quiet, over 240 s beside
+  // a loaded suite (2026-11-27).
 }, 600_000)
 
 afterAll(() => rmSync(work, { recursive: true, force: true }))
 
 describe("a TypeScript project installs the npm package and uses it", () => {
+  it("`npm pack` and `npm publish` build first: `prepack` is the build, and the build is tsup (what made dist/ here)", () => {
+    const { scripts } = JSON.parse(readFileSync(join(repo, "package.json"), "utf8"))
+    expect([scripts.prepack, scripts.build]).toEqual(["npm run build", "tsup"])
+  })
+
   it("the tarball holds the built entry, its declarations and the docs, not the sources", async () => {
     const listing = (await runOk("tar", ["-tzf", join(work, tarball)])).stdout.split("\n")
     expect(listing).toContain("package/dist/mod.js")

@@ -1,16 +1,17 @@
 /**
- * Test harness: real server processes (`npx tsx hosts/node.ts`) on one PostgreSQL, each on a port of
- * its own, every one in a fresh schema so runs never see each other's rows.
+ * Test harness: real server processes (the Node host as `npm start` runs it: test/hosts/host-process.ts) on one
+ * PostgreSQL, each on a port of its own, every one in a fresh schema so runs never see each other's rows.
  *
  * - `freshPgSchema(url)` creates `mp_<random>` and answers the url whose `search_path` is that schema
  *   (`?options=-c search_path=…`, which node-postgres, under @effect/sql-pg, passes to the server).
  * - `spawnServer` starts one process and resolves once it printed its banner and `/healthz` answers;
  *   the banner is parsed (`console token: …`, and the `demo …` lines of the process that seeded the demo).
- * - `stop()` sends SIGTERM to the process group it started (npx → tsx → node), then SIGKILL after a grace.
+ * - `stop()` sends SIGTERM to the process group it started, then SIGKILL after a grace.
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import pg from "pg"
+import { hostCommand, prepareHost } from "../hosts/host-process.ts"
 import { type Call, freePort, jsonCall } from "./net.ts"
 import { createSchema, dropSchema, withSearchPath } from "./pg.ts"
 
@@ -95,9 +96,11 @@ const exited = (child: ChildProcess) =>
 
 export const spawnServer = async (options: SpawnOptions): Promise<ServerProcess> => {
   const port = options.port ?? (await freePort())
-  const child = spawn("npx", ["tsx", "hosts/node.ts"], {
+  await prepareHost("node")
+  const { command, args } = hostCommand("node")
+  const child = spawn(command, args, {
     cwd: root,
-    // Its own process group, so that stop() reaches npx, tsx and the node process under them.
+    // Its own process group, so that stop() reaches whatever the host started.
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
     env: {

@@ -12,6 +12,7 @@ import { SqlExecutor, SqlExecutorLive } from "../../adapters/sql/executor.ts"
 import * as PgNamedClient from "../../adapters/sql/pg-client.ts"
 import * as PgliteClient from "../../adapters/sql/pglite-client.ts"
 import { freshSchema, isDefect } from "../store/fixtures.ts"
+import { unmigrated } from "../support/initdb-seed.ts"
 
 const databaseUrl = process.env.DATABASE_URL
 
@@ -221,7 +222,7 @@ const executorSuite = (name: string, clientLayer: Layer.Layer<SqlClient.SqlClien
     })
   })
 
-executorSuite("SqlExecutor over PGlite", PgliteClient.layer({ dataDir: "memory://" }))
+executorSuite("SqlExecutor over PGlite", PgliteClient.layer(unmigrated()))
 
 describe.runIf(databaseUrl !== undefined)("on PostgreSQL (DATABASE_URL)", () => {
   it("a named statement's result template is its connection's: another connection reads a column whose type changed with its new type", async () => {

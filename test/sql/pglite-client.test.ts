@@ -9,13 +9,14 @@ import { join } from "node:path"
 import type { PGlite } from "@electric-sql/pglite"
 import * as PgliteClient from "../../adapters/sql/pglite-client.ts"
 import { maxNamedStatements } from "../../adapters/sql/named-statements.ts"
+import { unmigrated } from "../support/initdb-seed.ts"
 
 /** A macrotask pause; `Effect.sleep` would wait on the TestClock inside `it.effect`. */
 const realSleep = Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, 1)))
 
 const failWith = <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.flip(self)
 
-layer(PgliteClient.layer({ dataDir: "memory://" }), { timeout: 60_000 })("PgliteClient (memory)", (it) => {
+layer(PgliteClient.layer(unmigrated()), { timeout: 60_000 })("PgliteClient (memory)", (it) => {
   it.effect("creates a table, inserts and selects with params", () =>
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
@@ -169,7 +170,7 @@ describe("named statements: a parameterised text is prepared once, then each exe
     f: (i: { sql: SqlClient.SqlClient; pg: PGlite; calls: () => number }) => Effect.Effect<A, E, SqlClient.SqlClient>,
   ) =>
     Effect.scoped(Effect.gen(function* () {
-      const { client, pg } = yield* PgliteClient.makePgliteInstance({ dataDir: "memory://" })
+      const { client, pg } = yield* PgliteClient.makePgliteInstance(unmigrated())
       let calls = 0
       const original = pg.execProtocolStream.bind(pg)
       pg.execProtocolStream = (...args) => {

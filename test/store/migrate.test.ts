@@ -16,6 +16,7 @@ import { migrate, type Migrating, planOf } from "../../adapters/sql/migrate.ts"
 import * as PgliteClient from "../../adapters/sql/pglite-client.ts"
 import { migrate as migrateAsMainDid } from "./fixtures/migrations-2026-11-24/migrate.ts"
 import { freshSchema, freshSchemaUrl } from "./fixtures.ts"
+import { unmigrated } from "../support/initdb-seed.ts"
 
 const databaseUrl = process.env.DATABASE_URL
 const expected = products.reduce((n, p) => n + (p.migrations ?? []).length, 0)
@@ -60,7 +61,7 @@ describe("each product numbers its own migrations; they run in the order of the 
         const { tables } = yield* inspect
         assert.isFalse(tables.includes("sim_sms"))
         assert.isTrue(tables.includes("verifications"))
-      }).pipe(Effect.provide(PgliteClient.layer({ dataDir: "memory://" })), Effect.orDie),
+      }).pipe(Effect.provide(PgliteClient.layer(unmigrated())), Effect.orDie),
     120_000,
   )
 
@@ -83,7 +84,7 @@ describe("each product numbers its own migrations; they run in the order of the 
         assert.strictEqual((yield* inspect).recorded, expected + 1)
         const [{ n }] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM notes`
         assert.strictEqual(n, 0)
-      }).pipe(Effect.provide(PgliteClient.layer({ dataDir: "memory://" })), Effect.orDie),
+      }).pipe(Effect.provide(PgliteClient.layer(unmigrated())), Effect.orDie),
     120_000,
   )
 })
@@ -94,11 +95,11 @@ describe("migrations on PGlite", () => {
       yield* migrate(products)
       yield* migrate(products)
       assert.deepStrictEqual(yield* inspect, everything)
-    }).pipe(Effect.provide(PgliteClient.layer({ dataDir: "memory://" })), Effect.orDie), 120_000)
+    }).pipe(Effect.provide(PgliteClient.layer(unmigrated())), Effect.orDie), 120_000)
 
   it.effect("a data directory reopened is not migrated again", () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pglite-migrate-"))
-    const open = Effect.provide(Effect.zipRight(migrate(products), inspect), PgliteClient.layer({ dataDir }))
+    const open = Effect.provide(Effect.zipRight(migrate(products), inspect), PgliteClient.layer(unmigrated(dataDir)))
     return Effect.gen(function* () {
       assert.deepStrictEqual(yield* open, everything)
       assert.deepStrictEqual(yield* open, everything)
@@ -133,7 +134,7 @@ const upgrade = Effect.gen(function* () {
 describe("a store made by main before the products frame is taken over as it is", () => {
   it.effect(
     "on PGlite: every migration it ran is recorded as done, none runs again, its rows stay",
-    () => upgrade.pipe(Effect.provide(PgliteClient.layer({ dataDir: "memory://" })), Effect.orDie),
+    () => upgrade.pipe(Effect.provide(PgliteClient.layer(unmigrated())), Effect.orDie),
     120_000,
   )
 
@@ -209,7 +210,7 @@ const rejectionWithdrawsApproval = Effect.gen(function* () {
 describe('accounts/0005: "a rejection withdraws the approval" on a store made before it (DECISIONS 18)', () => {
   it.effect(
     "on PGlite: rejected rows, and rows archived while rejected, lose approved_at; the others keep it",
-    () => rejectionWithdrawsApproval.pipe(Effect.provide(PgliteClient.layer({ dataDir: "memory://" })), Effect.orDie),
+    () => rejectionWithdrawsApproval.pipe(Effect.provide(PgliteClient.layer(unmigrated())), Effect.orDie),
     120_000,
   )
 

@@ -16,6 +16,7 @@ import { migrate, type Migrating } from "../../adapters/sql/migrate.ts"
 import * as PgliteClient from "../../adapters/sql/pglite-client.ts"
 import { planNames, seedFor, type SnapshotManifest, staleReason } from "../../adapters/sql/snapshot.ts"
 import { PgliteStoreLive } from "../../adapters/sql/store.ts"
+import { unmigrated } from "../support/initdb-seed.ts"
 
 const root = fileURLToPath(new URL("../..", import.meta.url))
 const shipped = path.join(root, "adapters/sql/store-snapshot")
@@ -70,7 +71,7 @@ describe("a new store starts from the snapshot, and the snapshot is the migratio
           ),
         )
         const fromMigrations = yield* dumpOf(
-          Layer.effectDiscard(migrate(products)).pipe(Layer.provideMerge(PgliteClient.layer({ dataDir: "memory://" }))),
+          Layer.effectDiscard(migrate(products)).pipe(Layer.provideMerge(PgliteClient.layer(unmigrated()))),
         )
         assert.isAbove(fromMigrations.length, 100)
         assert.deepStrictEqual(fromSnapshot, fromMigrations)

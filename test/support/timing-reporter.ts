@@ -2,8 +2,10 @@
  * Where the test command's time goes (issue 28), printed before vitest's closing summary: the slowest files (their
  * import and their tests and hooks), and the tests' time by the store they name (a test or suite whose name
  * says memory, PGlite or PostgreSQL), and the costliest files in CPU (the worker's own and the child processes' it
- * waited for, measured by test/support/setup.ts). Files run in parallel, so the sums exceed the wall-clock time.
+ * waited for, measured by test/support/setup.ts). Files run in parallel, so the sums exceed the wall-clock time. Every
+ * file's figures are written to node_modules/.cache/test-timing.json.
  */
+import { mkdirSync, writeFileSync } from "node:fs"
 import type { Reporter, TestModule } from "vitest/node"
 
 const stores = [["memory", /\bmemory\b/i], ["PGlite", /pglite/i], ["PostgreSQL", /postgres/i]] as const
@@ -49,5 +51,11 @@ export default class TimingReporter implements Reporter {
       ...[...byStore].sort((a, b) => b[1] - a[1]).map(([store, ms]) => `  ${seconds(ms).padStart(8)}  ${store}`),
     ]
     console.log(lines.join("\n"))
+    // Every file's figures, for a closer look than the 15 above.
+    mkdirSync("node_modules/.cache", { recursive: true })
+    writeFileSync(
+      "node_modules/.cache/test-timing.json",
+      JSON.stringify({ files, cpu, byStore: Object.fromEntries(byStore) }, null, 1),
+    )
   }
 }

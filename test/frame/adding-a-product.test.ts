@@ -132,6 +132,9 @@ describe("adding a product is its files and one line in the products list", () =
       "-t",
       "reminders",
       "--reporter=verbose",
+      // One file: one worker (the config's four would each start a process).
+      "--maxWorkers=1",
+      "--minWorkers=1",
     ], {
       cwd: copy,
       env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1" },

@@ -3,28 +3,22 @@
  * runs, as the build makes it (tsup.config.ts). The store snapshot every new PGlite store starts from
  * (adapters/sql/snapshot.ts), when it is missing or stale; docs/openapi.json, the document of the declared
  * operations, when it is stale (a changed operation rewrites it, to be committed with it); with DATABASE_URL, the
- * PostgreSQL template database every test's PostgreSQL store is cloned from (test/support/pg-template.ts). Each is a
- * process of its own, the openapi document beside the other two.
+ * PostgreSQL template database every test's PostgreSQL store is cloned from (test/support/pg-template.ts). All three
+ * in one process of their own (test/support/generated.ts).
  */
 import { spawn } from "node:child_process"
 import { fileURLToPath } from "node:url"
 
 const root = fileURLToPath(new URL("../..", import.meta.url))
 
-const script = (path: string) =>
-  new Promise<void>((resolve, reject) => {
+export default function setup(): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const path = "test/support/generated.ts"
     const child = spawn(process.execPath, ["--import", "tsx", path], { cwd: root, stdio: "inherit" })
     child.on("error", reject)
-    child.on("exit", (code, signal) =>
-      code === 0 ? resolve() : reject(new Error(`${path} failed (${signal ?? `exit code ${code}`})`)))
+    child.on(
+      "exit",
+      (code, signal) => code === 0 ? resolve() : reject(new Error(`${path} failed (${signal ?? `exit code ${code}`})`)),
+    )
   })
-
-export default async function setup(): Promise<void> {
-  await Promise.all([
-    // The PostgreSQL template is named after the snapshot's manifest: made after it.
-    script("scripts/snapshot.ts").then(() =>
-      process.env.DATABASE_URL === undefined ? undefined : script("test/support/pg-template.ts")
-    ),
-    script("scripts/openapi.ts"),
-  ])
 }

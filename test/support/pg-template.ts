@@ -1,6 +1,7 @@
 /**
  * The PostgreSQL template database of the test command (issue 28): every product's migrations applied once to a
- * database the test command's global setup makes (`npx tsx test/support/pg-template.ts`, with DATABASE_URL), so
+ * database the test command's global setup makes (test/support/generated.ts; alone: `npx tsx test/support/pg-template.ts`,
+ * with DATABASE_URL), so
  * that a test's PostgreSQL store is a `CREATE DATABASE … TEMPLATE` (0.2 s) instead of a schema migrated by its
  * own process (0.4-0.6 s of the test's CPU and as much of PostgreSQL's, per store).
  *
@@ -35,7 +36,8 @@ export const onDatabase = (url: string, database: string): string => {
   return u.toString()
 }
 
-const main = async (): Promise<void> => {
+/** Makes the template of these migrations when there is none (with DATABASE_URL and a snapshot manifest). */
+export const makeTemplate = async (): Promise<void> => {
   const url = process.env.DATABASE_URL
   const template = templateName()
   if (url === undefined || template === undefined) return
@@ -79,9 +81,11 @@ const main = async (): Promise<void> => {
   }
 }
 
-if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
-  await main().catch((error: unknown) => {
+/** As the global setup runs it: a template not made is a warning, not a failure. */
+export const makeTemplateOrWarn = (): Promise<void> =>
+  makeTemplate().catch((error: unknown) => {
     // Without a template, each test's PostgreSQL store migrates a schema of its own as before (test/support/pg.ts).
     console.warn(`PostgreSQL template: not made (${error instanceof Error ? error.message : String(error)})`)
   })
-}
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) await makeTemplateOrWarn()

@@ -1,9 +1,9 @@
 /**
  * The PostgreSQL template database of the test command (issue 28): every product's migrations applied once to a
- * database the test command's global setup makes (test/support/generated.ts; alone: `npx tsx test/support/pg-template.ts`,
- * with DATABASE_URL), so
- * that a test's PostgreSQL store is a `CREATE DATABASE … TEMPLATE` (0.2 s) instead of a schema migrated by its
- * own process (0.4-0.6 s of the test's CPU and as much of PostgreSQL's, per store).
+ * database the test command's global setup makes (test/support/generated.ts; alone: `npx tsx
+ * test/support/pg-template.ts`, with DATABASE_URL), so that a test's PostgreSQL store is a `CREATE DATABASE …
+ * TEMPLATE` (0.2 s) instead of a schema migrated by its own process (0.4-0.6 s of the test's CPU and as much of
+ * PostgreSQL's, per store).
  *
  * The template is named after the store snapshot's manifest (adapters/sql/store-snapshot/manifest.json, made just
  * before by `npm run snapshot`): a hash of the migrations' sources and plan. Changed migrations name another

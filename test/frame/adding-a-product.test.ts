@@ -132,7 +132,7 @@ describe("adding a product is its files and one line in the products list", () =
       "-t",
       "reminders",
       "--reporter=verbose",
-      // One file: one worker (the config's four would each start a process).
+      // One file: one worker (each of the config's kept workers would be a process started for nothing).
       "--maxWorkers=1",
       "--minWorkers=1",
     ], {

@@ -37,7 +37,7 @@ export const onDatabase = (url: string, database: string): string => {
 }
 
 /** Makes the template of these migrations when there is none (with DATABASE_URL and a snapshot manifest). */
-export const makeTemplate = async (): Promise<void> => {
+const makeTemplate = async (): Promise<void> => {
   const url = process.env.DATABASE_URL
   const template = templateName()
   if (url === undefined || template === undefined) return

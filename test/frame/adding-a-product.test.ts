@@ -119,8 +119,22 @@ describe("adding a product is its files and one line in the products list", () =
       )
       // Every file of the product is under those folders.
       for (const f of productFiles) expect(reached.some((r) => f === r || f.startsWith(`${r}/`)), f).toBe(true)
-      const { stdout } = await run(bin("tsc"), ["--noEmit", "-p", "tsconfig.product.json"], { cwd: copy })
+      // TypeScript's incremental state of the last run that passed, kept beside the dependencies: unchanged files
+      // are not checked again (5 CPU-seconds instead of 20 when the sources are those of the last run; issue 28).
+      // tsc compares each file's text and the options with what the state records, so a change is always checked.
+      const kept = join(repo, "node_modules/.cache/adding-a-product.tsbuildinfo")
+      if (existsSync(kept)) cpSync(kept, join(copy, ".tsbuildinfo"))
+      const { stdout } = await run(bin("tsc"), [
+        "--noEmit",
+        "-p",
+        "tsconfig.product.json",
+        "--incremental",
+        "--tsBuildInfoFile",
+        ".tsbuildinfo",
+      ], { cwd: copy })
       expect(stdout).toBe("")
+      mkdirSync(dirname(kept), { recursive: true })
+      cpSync(join(copy, ".tsbuildinfo"), kept)
     },
     240_000,
   )

@@ -4,7 +4,8 @@
  * JSR package under development is used) type-checks an app that embeds the platform with `deno check` and
  * runs it: a verification end to end on `Deno.serve`, with no `--config` pointing into the repository.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { createHash } from "node:crypto"
+import { mkdirSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -13,7 +14,13 @@ import { run as runProcess } from "../support/run.ts"
 
 const repo = resolve(import.meta.dirname, "../..")
 const deno = join(repo, "node_modules/.bin/deno")
-const app = mkdtempSync(join(tmpdir(), "deno-project-"))
+/**
+ * The app's folder, the same for every run of this checkout: Deno keeps what `deno check` found for a module graph by
+ * the modules' paths and sources (DENO_DIR's check cache), so a run after one that checked the same sources takes
+ * 0.1 s instead of 14 CPU-seconds, and one after a change re-checks from TypeScript's incremental state (issue 28).
+ * Its files are written anew every run; a changed source is checked again.
+ */
+const app = join(tmpdir(), `deno-project-${createHash("sha256").update(repo).digest("hex").slice(0, 12)}`)
 
 const consumer = `import { Effect } from "effect"
 import { makePlatform, type Platform, settingsFromEnv } from "@sa-messaging/platform"
@@ -48,6 +55,8 @@ const run = (args: Array<string>, cwd: string, env: Record<string, string> = {})
   })
 
 beforeAll(() => {
+  rmSync(app, { recursive: true, force: true })
+  mkdirSync(app, { recursive: true })
   writeFileSync(
     join(app, "deno.json"),
     JSON.stringify({

@@ -5,7 +5,7 @@
  * the registry), compiled by `tsc` under `module: NodeNext`, `strict`, without `skipLibCheck`, and run: the
  * app embeds the platform and serves a verification end to end.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -110,9 +110,27 @@ describe("a TypeScript project installs the npm package and uses it", () => {
   })
 
   it("compiles with tsc under module NodeNext, strict, without skipLibCheck: 0 errors", async () => {
-    const out = await run(process.execPath, [tsc, "-p", app])
+    // TypeScript's incremental state and output of the last run that passed, kept beside the dependencies: a
+    // package whose declarations did not change is not checked again (2.5 s instead of 7; issue 28).
+    // tsc compares each file's text and the options with what the state records, so a change is always checked.
+    const kept = join(repo, "node_modules/.cache/npm-tarball-tsc")
+    if (existsSync(join(kept, ".tsbuildinfo")) && existsSync(join(kept, "out/main.js"))) {
+      cpSync(kept, app, { recursive: true })
+    }
+    const out = await run(process.execPath, [
+      tsc,
+      "-p",
+      app,
+      "--incremental",
+      "--tsBuildInfoFile",
+      join(app, ".tsbuildinfo"),
+    ])
     expect(out.stdout + out.stderr).toBe("")
     expect(out.status).toBe(0)
+    rmSync(kept, { recursive: true, force: true })
+    mkdirSync(kept, { recursive: true })
+    cpSync(join(app, ".tsbuildinfo"), join(kept, ".tsbuildinfo"))
+    cpSync(join(app, "out"), join(kept, "out"), { recursive: true })
   }, 120_000)
 
   it("the compiled app embeds the platform and serves a verification and an Arabic proforma's PDF", async () => {

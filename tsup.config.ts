@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process"
 import { cpSync, rmSync } from "node:fs"
-import { defineConfig, type Plugin } from "tsup"
+import { defineConfig, type Options, type Plugin } from "tsup"
 
 /**
  * What the package ships beside its code: the documents' fonts (adapters/documents/fonts.ts reads them from
@@ -35,8 +35,19 @@ const asciiComments: Plugin = {
     },
 }
 
-// dist/ is emptied once, before both builds write to it (a `clean` of one build could race the other's output).
-rmSync("dist", { recursive: true, force: true })
+/**
+ * What this run of tsup builds (scripts/ensure-built.mjs sets it): everything (`npm run build`, `npm pack`), the code
+ * only (`PLATFORM_BUILD=code`: `npm start` and the tests' hosts, 6 s where the declarations take another 26 s and
+ * 46 CPU-seconds), or the declarations only (`PLATFORM_BUILD=declarations`, into the dist/ the code build made).
+ */
+const part = process.env.PLATFORM_BUILD ?? "all"
+if (!["all", "code", "declarations"].includes(part)) {
+  throw new Error(`PLATFORM_BUILD=${part}: expected "code" or "declarations" (unset: both)`)
+}
+
+// dist/ is emptied once, before both builds write to it (a `clean` of one build could race the other's output); the
+// declarations alone are written beside the code already built, which a running host may be reading.
+if (part !== "declarations") rmSync("dist", { recursive: true, force: true })
 
 /**
  * Packages of many small modules that every start of the Node host loads, bundled into it as Effect is (issue 28):
@@ -51,44 +62,45 @@ const bundledInHost = [
   "nanotar",
 ].map((name) => `${name.replace(/[.]/g, "\\.")}($|/)`)
 
-export default defineConfig([
-  {
-    entry: { "mod": "mod.ts" },
-    format: ["esm"],
-    target: "node20",
-    platform: "node",
-    sourcemap: true,
-    dts: { entry: { mod: "mod.ts" } },
-    splitting: true,
-    // The library's dependencies stay external: they are installed beside the package, and an app that embeds
-    // it shares its `effect` with the platform.
-    skipNodeModulesBundle: true,
-    plugins: [asciiComments],
-    onSuccess: besideTheCode,
-  },
-  {
-    // The standalone Node host (`npm start`) is one file with Effect inside it: Node's ESM loader takes
-    // `effect` and `@effect/*` from their barrels as hundreds of modules (0.25 s for `import "effect"` alone;
-    // Deno and Bun load them faster). With the OpenAPI document made lazily, start to /healthz on an existing
-    // store went from 1.36-1.40 s to 0.97-1.05 s (bench/startup.ts). The drivers stay external (PGlite finds
-    // its WebAssembly beside its own module).
-    entry: { "hosts/node": "hosts/node.ts" },
-    format: ["esm"],
-    target: "node20",
-    platform: "node",
-    // No source map: 9 MB in the package for a bundle of the same sources.
-    sourcemap: false,
-    // Split only where the code loads a module lazily (the PDF renderer: adapters/documents/pdf-lib.ts).
-    splitting: true,
-    noExternal: [
-      /^effect($|\/)/,
-      /^@effect\//,
-      "fast-check",
-      "multipasta",
-      ...bundledInHost.map((p) => new RegExp(`^${p}`)),
-    ],
-    plugins: [asciiComments],
-    // Every other package stays external (drivers, their CommonJS helpers such as pg-cursor, the PDF library).
-    external: [new RegExp(`^(?![./]|effect($|/)|@effect/|fast-check$|multipasta$|${bundledInHost.join("|")})`)],
-  },
-])
+const library = {
+  entry: { "mod": "mod.ts" },
+  format: ["esm"],
+  target: "node20",
+  platform: "node",
+  sourcemap: true,
+  dts: part === "code" ? false : { entry: { mod: "mod.ts" }, only: part === "declarations" },
+  splitting: true,
+  // The library's dependencies stay external: they are installed beside the package, and an app that embeds
+  // it shares its `effect` with the platform.
+  skipNodeModulesBundle: true,
+  plugins: [asciiComments],
+  ...(part === "declarations" ? {} : { onSuccess: besideTheCode }),
+} satisfies Options
+
+const host = {
+  // The standalone Node host (`npm start`) is one file with Effect inside it: Node's ESM loader takes
+  // `effect` and `@effect/*` from their barrels as hundreds of modules (0.25 s for `import "effect"` alone;
+  // Deno and Bun load them faster). With the OpenAPI document made lazily, start to /healthz on an existing
+  // store went from 1.36-1.40 s to 0.97-1.05 s (bench/startup.ts). The drivers stay external (PGlite finds
+  // its WebAssembly beside its own module).
+  entry: { "hosts/node": "hosts/node.ts" },
+  format: ["esm"],
+  target: "node20",
+  platform: "node",
+  // No source map: 9 MB in the package for a bundle of the same sources.
+  sourcemap: false,
+  // Split only where the code loads a module lazily (the PDF renderer: adapters/documents/pdf-lib.ts).
+  splitting: true,
+  noExternal: [
+    /^effect($|\/)/,
+    /^@effect\//,
+    "fast-check",
+    "multipasta",
+    ...bundledInHost.map((p) => new RegExp(`^${p}`)),
+  ],
+  plugins: [asciiComments],
+  // Every other package stays external (drivers, their CommonJS helpers such as pg-cursor, the PDF library).
+  external: [new RegExp(`^(?![./]|effect($|/)|@effect/|fast-check$|multipasta$|${bundledInHost.join("|")})`)],
+} satisfies Options
+
+export default defineConfig(part === "declarations" ? [library] : [library, host])

@@ -51,11 +51,15 @@ const nodeFromSource = () => process.env.TEST_NODE_HOST === "source"
 let built: Promise<void> | undefined
 /**
  * Builds dist/ when a source is newer than it (scripts/ensure-built.mjs; once per worker, and one build across the
- * workers): awaited before the Node host runs from it, and before the package is packed.
+ * workers): awaited before the Node host runs from it; with `declarations`, also dist/mod.d.ts (before the package
+ * is packed).
  */
-export const ensureBuilt = (): Promise<void> =>
-  built ??= new Promise<void>((ok, fail) => {
-    const child = spawn(process.execPath, ["scripts/ensure-built.mjs"], {
+export const ensureBuilt = (options: { readonly declarations?: boolean } = {}): Promise<void> =>
+  options.declarations ? runEnsureBuilt(["--declarations"]) : built ??= runEnsureBuilt([])
+
+const runEnsureBuilt = (args: ReadonlyArray<string>) =>
+  new Promise<void>((ok, fail) => {
+    const child = spawn(process.execPath, ["scripts/ensure-built.mjs", ...args], {
       cwd: root,
       stdio: ["ignore", "ignore", "pipe"],
     })

@@ -1,9 +1,10 @@
 /**
- * The npm package as a TypeScript app gets it: `npm pack` of dist/ as the build makes it (with the bundled
- * declarations; built once for the suite by scripts/ensure-built.mjs, which the Node host's tests share, so the pack
- * itself runs no `prepack`: that it is the build is asserted below), installed into a fresh project (`file:` the tarball, the dependencies from npm's cache or
- * the registry), compiled by `tsc` under `module: NodeNext`, `strict`, without `skipLibCheck`, and run: the
- * app embeds the platform and serves a verification end to end.
+ * The npm package as a TypeScript app gets it: `npm pack` of dist/ as the build makes it (the code built once for
+ * the suite by scripts/ensure-built.mjs, which the Node host's tests share, and the bundled declarations it writes
+ * beside it for this file, so the pack itself runs no `prepack`: that it is the build is asserted below), installed
+ * into a fresh project (`file:` the tarball, the dependencies from npm's cache or the registry), compiled by `tsc`
+ * under `module: NodeNext`, `strict`, without `skipLibCheck`, and run: the app embeds the platform and serves a
+ * verification end to end.
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -47,7 +48,7 @@ await platform.dispose()
 let tarball = ""
 
 beforeAll(async () => {
-  await ensureBuilt()
+  await ensureBuilt({ declarations: true })
   await runOk(npm, ["pack", "--ignore-scripts", "--pack-destination", work, "--silent"], { cwd: repo })
   tarball = readdirSync(work).find((f) => f.endsWith(".tgz"))!
   mkdirSync(join(app, "src"), { recursive: true })

@@ -42,7 +42,7 @@ const asciiComments: Plugin = {
  */
 const part = process.env.PLATFORM_BUILD ?? "all"
 if (!["all", "code", "declarations"].includes(part)) {
-  throw new Error(`PLATFORM_BUILD=${part}: expected "code" or "declarations" (unset: both)`)
+  throw new Error(`PLATFORM_BUILD=${part}: expected "all" (the default), "code" or "declarations"`)
 }
 
 // dist/ is emptied once, before both builds write to it (a `clean` of one build could race the other's output); the
@@ -62,18 +62,26 @@ const bundledInHost = [
   "nanotar",
 ].map((name) => `${name.replace(/[.]/g, "\\.")}($|/)`)
 
-const library = {
-  entry: { "mod": "mod.ts" },
+/**
+ * What both builds are: ES modules for Node 20, split only where the code loads a module lazily (the PDF renderer:
+ * adapters/documents/pdf-lib.ts), comments in ASCII.
+ */
+const common = {
   format: ["esm"],
   target: "node20",
   platform: "node",
+  splitting: true,
+  plugins: [asciiComments],
+} satisfies Options
+
+const library = {
+  ...common,
+  entry: { "mod": "mod.ts" },
   sourcemap: true,
   dts: part === "code" ? false : { entry: { mod: "mod.ts" }, only: part === "declarations" },
-  splitting: true,
   // The library's dependencies stay external: they are installed beside the package, and an app that embeds
   // it shares its `effect` with the platform.
   skipNodeModulesBundle: true,
-  plugins: [asciiComments],
   ...(part === "declarations" ? {} : { onSuccess: besideTheCode }),
 } satisfies Options
 
@@ -83,14 +91,10 @@ const host = {
   // Deno and Bun load them faster). With the OpenAPI document made lazily, start to /healthz on an existing
   // store went from 1.36-1.40 s to 0.97-1.05 s (bench/startup.ts). The drivers stay external (PGlite finds
   // its WebAssembly beside its own module).
+  ...common,
   entry: { "hosts/node": "hosts/node.ts" },
-  format: ["esm"],
-  target: "node20",
-  platform: "node",
   // No source map: 9 MB in the package for a bundle of the same sources.
   sourcemap: false,
-  // Split only where the code loads a module lazily (the PDF renderer: adapters/documents/pdf-lib.ts).
-  splitting: true,
   noExternal: [
     /^effect($|\/)/,
     /^@effect\//,
@@ -98,7 +102,6 @@ const host = {
     "multipasta",
     ...bundledInHost.map((p) => new RegExp(`^${p}`)),
   ],
-  plugins: [asciiComments],
   // Every other package stays external (drivers, their CommonJS helpers such as pg-cursor, the PDF library).
   external: [new RegExp(`^(?![./]|effect($|/)|@effect/|fast-check$|multipasta$|${bundledInHost.join("|")})`)],
 } satisfies Options

@@ -20,12 +20,12 @@ const newest = (dir) => {
   return t
 }
 // The build's own configuration too: a bundling choice changed in tsup.config.ts is a new build.
-const sources = () =>
-  Math.max(
-    ...["core", "ports", "adapters", "hosts"].map(newest),
-    ...["mod.ts", "tsup.config.ts", "package.json"].map((f) => statSync(f).mtimeMs),
-  )
-const olderThanSources = (file) => !existsSync(file) || statSync(file).mtimeMs < sources()
+// (Read once: the sources do not change while this runs.)
+const sources = Math.max(
+  ...["core", "ports", "adapters", "hosts"].map(newest),
+  ...["mod.ts", "tsup.config.ts", "package.json"].map((f) => statSync(f).mtimeMs),
+)
+const olderThanSources = (file) => !existsSync(file) || statSync(file).mtimeMs < sources
 const stale = () => olderThanSources(out) || !existsSync("dist/store-snapshot/manifest.json")
 const declarations = "dist/mod.d.ts"
 const wantDeclarations = process.argv.includes("--declarations")
